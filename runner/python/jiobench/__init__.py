@@ -1,0 +1,1 @@
+"""jiobench: parallel Java file I/O benchmark (launcher, reduction, run files)."""
