@@ -1,0 +1,30 @@
+package org.jiobench.runner;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+/**
+ * One rank's account of one phase (docs/run-file.md, per_rank). Times are seconds of this rank's
+ * own monotonic clock since it left the phase's barrier, with the untimed work (filling the array
+ * before a write, checking it after a read) taken out.
+ */
+record RankRecord(
+        String approach,
+        String op,
+        int rep,
+        int rank,
+        long bytes,
+        int transfers,
+        @JsonProperty("open_s") double openSeconds,
+        @JsonProperty("transfer_s") double transferSeconds,
+        @JsonProperty("close_s") double closeSeconds,
+        @JsonProperty("elapsed_s") double elapsedSeconds,
+        boolean stonewalled,
+        Boolean verified,
+        String error) {
+
+    /** The same record after the written data was read back and checked. */
+    RankRecord checked(String checkError) {
+        return new RankRecord(approach, op, rep, rank, bytes, transfers, openSeconds, transferSeconds, closeSeconds,
+                elapsedSeconds, stonewalled, checkError == null, checkError);
+    }
+}

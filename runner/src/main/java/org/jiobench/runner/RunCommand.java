@@ -1,0 +1,160 @@
+package org.jiobench.runner;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.jiobench.workloads.Approach;
+import org.jiobench.workloads.Approaches;
+import org.jiobench.workloads.ElementType;
+import org.jiobench.workloads.TransferOrder;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** The per-rank options, with IOR's letters where IOR has one. */
+@Command(name = "jiobench-runner", mixinStandardHelpOptions = true, version = "jiobench 0.1.0",
+        sortOptions = false, usageHelpAutoWidth = true,
+        description = {
+            "Runs one rank of a jiobench run: each approach writes and/or reads its block of the file,",
+            "phase by phase, each phase behind a barrier of all ranks. Started by 'bin/jiobench run'",
+            "(one JVM per MPI rank); started by hand it runs as a single rank and prints one JSON",
+            "record per phase."},
+        footerHeading = "%nApproaches:%n")
+final class RunCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    private final World world;
+
+    @Option(names = {"-a", "--approach"}, split = ",", paramLabel = "ID", defaultValue = "paper",
+            description = "Approach ids, or the groups 'paper' and 'all' (comma-separated or repeated; default: ${DEFAULT-VALUE}).")
+    List<String> approaches;
+
+    @Option(names = {"-b", "--block-size"}, converter = Sizes.class, defaultValue = "16MiB", paramLabel = "SIZE",
+            description = "Contiguous bytes of one rank per segment (default: ${DEFAULT-VALUE}).")
+    long blockSize;
+
+    @Option(names = {"-t", "--transfer-size"}, converter = Sizes.class, defaultValue = "1MiB", paramLabel = "SIZE",
+            description = "Bytes of the array moved by one write or read call: the paper's array per process (default: ${DEFAULT-VALUE}).")
+    long transferSize;
+
+    @Option(names = {"-s", "--segments"}, defaultValue = "1", paramLabel = "N",
+            description = "Times the block layout repeats along the file (default: ${DEFAULT-VALUE}).")
+    int segments;
+
+    @Option(names = {"-F", "--file-per-process"}, description = "One file per rank (FILE.00000000, ...) instead of one shared file.")
+    boolean filePerProcess;
+
+    @Option(names = {"-o", "--file"}, defaultValue = "jiobench.dat", paramLabel = "FILE",
+            description = "The test file (default: ${DEFAULT-VALUE}).")
+    Path file;
+
+    @Option(names = {"-w", "--write"}, description = "Write phases (with -r: both; with neither: both).")
+    boolean write;
+
+    @Option(names = {"-r", "--read"}, description = "Read phases; alone, the file must already hold the data (same -b, -s, --type, --seed).")
+    boolean read;
+
+    @Option(names = {"-i", "--repetitions"}, defaultValue = "1", paramLabel = "N",
+            description = "Repetitions of each approach's phases (default: ${DEFAULT-VALUE}).")
+    int repetitions;
+
+    @Option(names = {"-e", "--fsync"}, description = "fsync after the write transfers, inside the timed interval.")
+    boolean fsync;
+
+    @Option(names = {"-D", "--deadline"}, defaultValue = "0", paramLabel = "SECONDS",
+            description = "Stonewall: end each phase after this many seconds (checked between transfers; 0: none).")
+    double deadline;
+
+    @Option(names = {"-C", "--reorder"},
+            description = "Read the block of the rank one node over, so a read does not find what this node wrote in its cache.")
+    boolean reorder;
+
+    @Option(names = "--type", defaultValue = "int", paramLabel = "TYPE",
+            description = "Element type of the array: int, long, float or double (default: ${DEFAULT-VALUE}).")
+    String type;
+
+    @Option(names = "--buffer-size", converter = Sizes.class, defaultValue = "8KiB", paramLabel = "SIZE",
+            description = "Stream buffer of buffered-data-stream (default: ${DEFAULT-VALUE}, the JDK's).")
+    long bufferSize;
+
+    @Option(names = "--order", defaultValue = "sequential", paramLabel = "ORDER",
+            description = "Transfer order within a rank: sequential or shuffled (default: ${DEFAULT-VALUE}).")
+    String order;
+
+    @Option(names = "--verify", description = "Check every byte read, and read back every byte written, against the pattern (untimed).")
+    boolean verify;
+
+    @Option(names = "--seed", defaultValue = "1", paramLabel = "N",
+            description = "Seed of the data pattern and of the shuffled order (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--keep", description = "Keep the file(s) the run created (removed at the end otherwise).")
+    boolean keep;
+
+    @Option(names = "--overwrite", description = "Allow writing over an existing file (it is never truncated or removed).")
+    boolean overwrite;
+
+    @Option(names = "--results", defaultValue = "results", paramLabel = "DIR",
+            description = "Where the launcher writes the run file (default: ${DEFAULT-VALUE}).")
+    Path results;
+
+    @Option(names = "--calibrate-rate", converter = Sizes.class, defaultValue = "256MiB", paramLabel = "SIZE",
+            description = "Bytes per second per rank that the calibrate approach pretends to move (default: ${DEFAULT-VALUE}).")
+    long calibrateRate;
+
+    RunCommand(World world) {
+        this.world = world;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        return new Benchmark(validated(), world).run();
+    }
+
+    /** Turns the options into settings, or names the first thing wrong with them. */
+    RunSettings validated() {
+        List<Approach> chosen;
+        ElementType elementType;
+        TransferOrder transferOrder;
+        try {
+            chosen = Approaches.resolve(approaches);
+            elementType = ElementType.fromId(type);
+            transferOrder = TransferOrder.valueOf(order.toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage().startsWith("No enum")
+                    ? "unknown order '" + order + "' (expected sequential or shuffled)" : e.getMessage());
+        }
+        require(blockSize % transferSize == 0, "block size " + Sizes.format(blockSize)
+                + " is not a multiple of transfer size " + Sizes.format(transferSize));
+        require(transferSize % elementType.bytes() == 0, "transfer size " + transferSize + " is not a multiple of the "
+                + elementType.id() + " size (" + elementType.bytes() + " bytes)");
+        require(transferSize <= Integer.MAX_VALUE - 8, "transfer size " + Sizes.format(transferSize)
+                + " is larger than a Java array can be");
+        require(bufferSize <= Integer.MAX_VALUE - 8, "buffer size " + Sizes.format(bufferSize) + " is too large");
+        require(segments > 0, "segments must be at least 1");
+        require(repetitions > 0, "repetitions must be at least 1");
+        require(deadline >= 0 && !Double.isNaN(deadline) && !Double.isInfinite(deadline),
+                "the deadline must be zero (none) or a positive number of seconds");
+        require((long) segments * (blockSize / transferSize) <= Integer.MAX_VALUE,
+                "too many transfers per rank: raise the transfer size");
+        boolean neither = !write && !read;
+        return new RunSettings(chosen, blockSize, transferSize, segments, filePerProcess, file,
+                write || neither, read || neither, repetitions, fsync, deadline, reorder, elementType,
+                (int) bufferSize, transferOrder, verify, seed, keep, overwrite, results, calibrateRate);
+    }
+
+    private void require(boolean condition, String message) {
+        if (!condition) throw new ParameterException(spec.commandLine(), message);
+    }
+
+    /** The footer that lists every approach, from the one registry. */
+    static String[] approachList() {
+        return Approaches.descriptions().entrySet().stream()
+                .map(entry -> String.format("  %-22s %s", entry.getKey(), entry.getValue()))
+                .toArray(String[]::new);
+    }
+}

@@ -1,0 +1,72 @@
+package org.jiobench.runner;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jiobench.workloads.Approach;
+import org.jiobench.workloads.ApproachSettings;
+import org.jiobench.workloads.DataForm;
+import org.jiobench.workloads.ElementType;
+import org.jiobench.workloads.TransferOrder;
+
+/** Every per-rank option of a run, validated: one immutable value the whole run reads. */
+record RunSettings(
+        List<Approach> approaches,
+        long blockSize,
+        long transferSize,
+        int segments,
+        boolean filePerProcess,
+        Path file,
+        boolean write,
+        boolean read,
+        int repetitions,
+        boolean fsync,
+        double deadlineSeconds,
+        boolean reorder,
+        ElementType type,
+        int bufferSize,
+        TransferOrder order,
+        boolean verify,
+        long seed,
+        boolean keep,
+        boolean overwrite,
+        Path results,
+        long calibrateRate) {
+
+    ApproachSettings approachSettings() {
+        return new ApproachSettings(bufferSize, calibrateRate);
+    }
+
+    /** Calibration alone touches no file, so a run of it alone needs none. */
+    boolean touchesFiles() {
+        return approaches.stream().anyMatch(approach -> approach.dataForm() != DataForm.NONE);
+    }
+
+    /** The parameters as the run file records them (docs/run-file.md). */
+    Map<String, Object> describe() {
+        Map<String, Object> parameters = new LinkedHashMap<>();
+        parameters.put("approaches", approaches.stream().map(Approach::id).toList());
+        parameters.put("block_size", blockSize);
+        parameters.put("transfer_size", transferSize);
+        parameters.put("segments", segments);
+        parameters.put("file_per_process", filePerProcess);
+        parameters.put("file", file.toAbsolutePath().toString());
+        parameters.put("write", write);
+        parameters.put("read", read);
+        parameters.put("repetitions", repetitions);
+        parameters.put("fsync", fsync);
+        parameters.put("deadline_s", deadlineSeconds > 0 ? deadlineSeconds : null);
+        parameters.put("reorder", reorder);
+        parameters.put("type", type.id());
+        parameters.put("buffer_size", bufferSize);
+        parameters.put("order", order.id());
+        parameters.put("verify", verify);
+        parameters.put("seed", seed);
+        parameters.put("keep", keep);
+        parameters.put("overwrite", overwrite);
+        parameters.put("results", results.toAbsolutePath().toString());
+        parameters.put("calibrate_rate", calibrateRate);
+        return parameters;
+    }
+}

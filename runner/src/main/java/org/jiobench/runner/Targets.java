@@ -1,0 +1,86 @@
+package org.jiobench.runner;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The file or files a rank touches, and the rules that protect the user's files: a write never
+ * lands in an existing file without --overwrite, a read-only run needs a file large enough for its
+ * plan, and the run removes only what it created (unless --keep).
+ */
+final class Targets {
+    private final RunSettings settings;
+    private final int rank;
+    private boolean createdByRun;
+
+    Targets(RunSettings settings, int rank) {
+        this.settings = settings;
+        this.rank = rank;
+    }
+
+    /** The file rank r writes: the shared file, or with -F its own, named as IOR names it. */
+    Path fileOf(int r) {
+        Path file = settings.file();
+        return settings.filePerProcess() ? file.resolveSibling(file.getFileName() + String.format(".%08d", r)) : file;
+    }
+
+    Path ownFile() {
+        return fileOf(rank);
+    }
+
+    /** Checks what this rank will touch, before any rank touches anything. */
+    void check(int readsRank, long extentRead) throws UsageError {
+        if (!settings.touchesFiles()) return;
+        if (settings.write()) {
+            checkWritable(ownFile());
+        } else {
+            checkReadable(fileOf(readsRank), extentRead);
+        }
+    }
+
+    private void checkWritable(Path file) throws UsageError {
+        Path directory = file.toAbsolutePath().getParent();
+        if (!Files.isDirectory(directory)) throw new UsageError("directory " + directory + " does not exist");
+        try {
+            Files.delete(Files.createTempFile(directory, ".jiobench-probe-", ""));
+        } catch (IOException e) {
+            throw new UsageError("cannot write in directory " + directory + " (" + reason(e) + ")");
+        }
+        if (Files.exists(file)) {
+            if (!settings.overwrite()) {
+                throw new UsageError(file + " exists; pass --overwrite to write over it"
+                        + " (a run never removes a file it did not create)");
+            }
+            if (!Files.isRegularFile(file)) throw new UsageError(file + " is not a regular file");
+        } else {
+            createdByRun = true;
+        }
+    }
+
+    private void checkReadable(Path file, long extent) throws UsageError {
+        if (!Files.isRegularFile(file)) {
+            throw new UsageError(file + " does not exist: nothing to read (add -w to write it first)");
+        }
+        if (!Files.isReadable(file)) throw new UsageError("cannot read " + file);
+        try {
+            long size = Files.size(file);
+            if (size < extent) {
+                throw new UsageError(file + " holds " + size + " bytes but the plan reads " + extent
+                        + " (check -b, -s, -F and the rank count)");
+            }
+        } catch (IOException e) {
+            throw new UsageError("cannot read " + file + " (" + reason(e) + ")");
+        }
+    }
+
+    /** Removes the files this run created, once every rank is done with them. */
+    void removeCreated() throws IOException {
+        if (!createdByRun || settings.keep()) return;
+        if (settings.filePerProcess() || rank == 0) Files.deleteIfExists(ownFile());
+    }
+
+    private static String reason(IOException e) {
+        return e.getMessage() != null ? e.getClass().getSimpleName() + ": " + e.getMessage() : e.getClass().getSimpleName();
+    }
+}

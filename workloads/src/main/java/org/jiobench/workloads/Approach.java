@@ -1,0 +1,27 @@
+package org.jiobench.workloads;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * One way of moving a rank's array to or from its place in the file. The runner opens, transfers
+ * and closes through this interface alone, timing each step; an approach keeps its technique to
+ * itself.
+ */
+public interface Approach {
+    /** A stable kebab-case id, used in the CLI, the run file and the plots. */
+    String id();
+
+    /** One line for {@code --help} and reports. */
+    String description();
+
+    /** The form of the array this approach moves. */
+    DataForm dataForm();
+
+    /**
+     * Opens {@code file} for one phase. The file is never truncated: ranks share it.
+     *
+     * @param buffer the rank's array, which the runner fills before each write and checks after each read
+     */
+    TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) throws IOException;
+}

@@ -1,0 +1,65 @@
+package org.jiobench.workloads;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** The one table of approaches: adding an approach touches this list and nothing else. */
+public final class Approaches {
+    private static final List<Approach> ALL = List.of(
+            new RawBytes(),
+            new EncodeDecode(),
+            new DataStream(),
+            new BufferedDataStream(),
+            new ByteArrayStream(),
+            new Calibrate());
+
+    /** Names that stand for several approaches in {@code -a}. */
+    private static final Map<String, List<String>> GROUPS = Map.of(
+            "paper", List.of("raw-bytes", "encode-decode", "data-stream", "buffered-data-stream", "byte-array-stream"),
+            "all", ALL.stream().map(Approach::id).toList());
+
+    private Approaches() {
+    }
+
+    public static List<Approach> all() {
+        return ALL;
+    }
+
+    public static List<String> groupNames() {
+        return List.of("paper", "all");
+    }
+
+    public static Approach byId(String id) {
+        for (Approach approach : ALL) {
+            if (approach.id().equals(id)) return approach;
+        }
+        throw new IllegalArgumentException("unknown approach '" + id + "' (known: " + String.join(", ", ids())
+                + "; groups: " + String.join(", ", groupNames()) + ")");
+    }
+
+    /** Expands groups and drops repeats, keeping the order the user gave. */
+    public static List<Approach> resolve(List<String> names) {
+        Set<String> ids = new LinkedHashSet<>();
+        for (String name : names) {
+            ids.addAll(GROUPS.getOrDefault(name, List.of(name)));
+        }
+        List<Approach> approaches = new ArrayList<>();
+        for (String id : ids) approaches.add(byId(id));
+        return approaches;
+    }
+
+    private static List<String> ids() {
+        return ALL.stream().map(Approach::id).toList();
+    }
+
+    /** id → description, for help texts. */
+    public static Map<String, String> descriptions() {
+        Map<String, String> descriptions = new LinkedHashMap<>();
+        for (Approach approach : ALL) descriptions.put(approach.id(), approach.description());
+        return descriptions;
+    }
+}

@@ -1,0 +1,32 @@
+package org.jiobench.workloads;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/** Paper 3.2: the application converts its typed array to bytes by shift and mask, then does byte-array I/O. */
+public final class EncodeDecode implements Approach {
+    @Override public String id() { return "encode-decode"; }
+
+    @Override public String description() {
+        return "explicit shift/mask conversion to and from a byte[], then byte-array I/O (paper 3.2)";
+    }
+
+    @Override public DataForm dataForm() { return DataForm.TYPED; }
+
+    @Override
+    public TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) throws IOException {
+        ElementArray elements = buffer.elements();
+        byte[] bytes = new byte[buffer.size()];
+        return RandomAccessFileIo.of(file, mode, mode == IoMode.WRITE
+                ? (raf, offset) -> {
+                    elements.encode(bytes);
+                    raf.seek(offset);
+                    raf.write(bytes, 0, bytes.length);
+                }
+                : (raf, offset) -> {
+                    raf.seek(offset);
+                    raf.readFully(bytes, 0, bytes.length);
+                    elements.decode(bytes);
+                });
+    }
+}

@@ -1,0 +1,46 @@
+package org.jiobench.workloads;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+final class IntElements implements ElementArray {
+    final int[] values;
+
+    IntElements(int length) {
+        values = new int[length];
+    }
+
+    @Override public ElementType type() { return ElementType.INT; }
+
+    @Override public int length() { return values.length; }
+
+    @Override public void fill(long firstElement, long seed) {
+        for (int i = 0; i < values.length; i++) values[i] = (int) Pattern.bits(firstElement + i, seed);
+    }
+
+    @Override public void writeEach(DataOutput out) throws IOException {
+        for (int value : values) out.writeInt(value);
+    }
+
+    @Override public void readEach(DataInput in) throws IOException {
+        for (int i = 0; i < values.length; i++) values[i] = in.readInt();
+    }
+
+    @Override public void encode(byte[] bytes) {
+        for (int i = 0; i < values.length; i++) BigEndian.putInt(bytes, 4 * i, values[i]);
+    }
+
+    @Override public void decode(byte[] bytes) {
+        for (int i = 0; i < values.length; i++) values[i] = BigEndian.getInt(bytes, 4 * i);
+    }
+
+    @Override public void putInto(ByteBuffer buffer) {
+        buffer.asIntBuffer().put(values);
+    }
+
+    @Override public void getFrom(ByteBuffer buffer) {
+        buffer.asIntBuffer().get(values);
+    }
+}
