@@ -1,0 +1,109 @@
+"""`jiobench`: the user's verbs.
+
+  jiobench run [-n RANKS] [--launcher mpirun|srun] [--jvm-args ARGS] -- RUNNER-OPTIONS
+  jiobench report RESULTS... -o DIR        (and: jiobench report --compare A B)
+
+`run` starts one launcher per MPI rank (python -m jiobench.launch), each of which starts one JVM.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+from typing import Optional
+
+HOME = Path(os.environ.get("JIOBENCH_HOME", Path(__file__).resolve().parents[3]))
+JAR = Path(os.environ.get("JIOBENCH_JAR", HOME / "runner" / "target" / "jiobench-runner.jar"))
+HELP_FLAGS = {"-h", "--help", "-V", "--version"}
+
+
+def error(message: str, code: int = 2) -> int:
+    print(f"jiobench: error: {message}", file=sys.stderr)
+    return code
+
+
+def available_slots() -> int:
+    """Slots mpirun grants without --oversubscribe: the allocation under Slurm, else the cores."""
+    for variable in ("SLURM_NTASKS", "SLURM_NPROCS"):
+        if os.environ.get(variable, "").isdigit():
+            return int(os.environ[variable])
+    return os.cpu_count() or 1
+
+
+def launch_command(options, runner_args: list[str]) -> list[str]:
+    """The mpirun or srun line that starts one launcher per rank."""
+    rank_program = [sys.executable, "-m", "jiobench.launch", "--java", options.java, "--jar", str(JAR),
+                    "--jvm-args", options.jvm_args, "--launcher", options.launcher,
+                    "--command-line", shlex.join(["jiobench", "run", *options.original]), "--", *runner_args]
+    if options.launcher == "srun":
+        return ["srun", "--mpi=pmix", "-n", str(options.ranks), *shlex.split(options.launcher_args), *rank_program]
+    mpirun = ["mpirun", "-np", str(options.ranks)]
+    if os.geteuid() == 0:
+        mpirun.append("--allow-run-as-root")
+    if options.ranks > available_slots():
+        mpirun.append("--oversubscribe")
+    # A JVM runs many threads (JIT, GC): pinning each rank to one core would starve them.
+    mpirun += ["--bind-to", "none", *shlex.split(options.launcher_args)]
+    return mpirun + rank_program
+
+
+def run(argv: list[str]) -> int:
+    if "--" in argv:
+        split = argv.index("--")
+        own, runner_args = argv[:split], argv[split + 1:]
+    else:
+        own, runner_args = argv, None
+    parser = argparse.ArgumentParser(
+        prog="jiobench run",
+        description="Run the per-rank runner on RANKS MPI ranks and reduce their timings to aggregate MiB/s.",
+        epilog="Per-rank options go after '--'; 'jiobench run -- --help' lists them.")
+    parser.add_argument("-n", "--ranks", type=int, default=1, help="MPI ranks (default: 1)")
+    parser.add_argument("--launcher", choices=["mpirun", "srun"], default="mpirun",
+                        help="mpirun (default), or srun --mpi=pmix inside a Slurm allocation")
+    parser.add_argument("--launcher-args", default="", help="extra arguments for mpirun or srun, as one string")
+    parser.add_argument("--jvm-args", default="", help="JVM options for every rank, as one string (e.g. '-Xmx4g')")
+    parser.add_argument("--java", default=os.environ.get("JIOBENCH_JAVA", "java"), help="the java to run (default: java)")
+    if runner_args is None:
+        options, runner_args = parser.parse_known_args(own)
+    else:
+        options = parser.parse_args(own)
+    options.original = argv
+    if options.ranks < 1:
+        return error(f"-n must be at least 1, not {options.ranks}")
+    if not JAR.is_file():
+        return error(f"the runner is not built ({JAR} is missing): run 'make build' in {HOME}")
+    if HELP_FLAGS.intersection(runner_args):
+        return subprocess.call([options.java, *shlex.split(options.jvm_args), "-jar", str(JAR), *runner_args])
+    try:
+        return subprocess.call(launch_command(options, runner_args))
+    except FileNotFoundError as missing:
+        return error(f"cannot start {missing.filename}: is it installed?", 127)
+    except KeyboardInterrupt:
+        return 130
+
+
+def report(argv: list[str]) -> int:
+    from jiobench_analysis import report as analysis_report
+
+    return analysis_report.main(argv)
+
+
+VERBS = {"run": run, "report": report}
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0 if argv else 2
+    verb, rest = argv[0], argv[1:]
+    if verb not in VERBS:
+        return error(f"unknown command '{verb}' (expected: {', '.join(VERBS)})")
+    return VERBS[verb](rest)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+"""The run file (docs/run-file.md): built by rank 0 from the gathered per-rank records."""
+from __future__ import annotations
+
+import csv
+import datetime
+import json
+import os
+import secrets
+import shutil
+import subprocess
+from typing import Optional
+
+from . import reduce
+
+SCHEMA = "jiobench-run/1"
+PER_RANK_COLUMNS = ["approach", "op", "rep", "rank", "host", "bytes", "transfers", "open_s", "transfer_s",
+                    "close_s", "elapsed_s", "stonewalled", "verified", "error"]
+
+
+def now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def new_run_id() -> str:
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%d-%H%M%S")
+    return f"{stamp}-{secrets.token_hex(3)}"
+
+
+def phases_of(per_rank: list[dict]) -> list[dict]:
+    """Reduces the records phase by phase, in the order the phases ran."""
+    by_phase: dict[tuple, list[dict]] = {}
+    for record in per_rank:
+        by_phase.setdefault((record["approach"], record["op"], record["rep"]), []).append(record)
+    return [reduce.reduce_phase(records) for records in by_phase.values()]
+
+
+def lustre_striping(directory: str) -> Optional[str]:
+    """What `lfs getstripe` says of the directory, where Lustre's tools are installed."""
+    if shutil.which("lfs") is None:
+        return None
+    try:
+        result = subprocess.run(["lfs", "getstripe", "-d", directory], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return result.stdout.strip() or None
+
+
+def build(context: dict, per_rank: list[dict]) -> dict:
+    jvm_side = context["environment"]
+    filesystem = dict(jvm_side["filesystem"])
+    filesystem["striping"] = lustre_striping(filesystem["path"]) if filesystem.get("type") == "lustre" else None
+    phases = phases_of(per_rank)
+    return {
+        "schema": SCHEMA,
+        "run_id": new_run_id(),
+        "started": context["started"],
+        "finished": now(),
+        "parameters": context["parameters"],
+        "environment": {
+            "command_line": context["command_line"],
+            "launcher": context["launcher"],
+            "ranks": context["ranks"],
+            "hosts": sorted(context["ranks_per_host"]),
+            "ranks_per_host": context["ranks_per_host"],
+            "jvm": jvm_side["jvm"],
+            "mpi": context["mpi"],
+            "os": jvm_side["os"],
+            "filesystem": filesystem,
+        },
+        "phases": phases,
+        "summary": reduce.summarize(phases),
+        "per_rank": [{column: record.get(column) for column in PER_RANK_COLUMNS} for record in per_rank],
+    }
+
+
+def write(run: dict, results_dir: str) -> str:
+    """Writes <run-id>.json and <run-id>.ranks.csv; returns the JSON's path."""
+    os.makedirs(results_dir, exist_ok=True)
+    stem = os.path.join(results_dir, run["run_id"])
+    with open(stem + ".ranks.csv", "w", newline="") as out:
+        writer = csv.DictWriter(out, fieldnames=PER_RANK_COLUMNS)
+        writer.writeheader()
+        writer.writerows(run["per_rank"])
+    with open(stem + ".json", "w") as out:
+        json.dump(run, out, indent=1)
+        out.write("\n")
+    return stem + ".json"
