@@ -24,6 +24,10 @@ public final class Main {
             System.err.println("jiobench: error: cannot reach the launcher: " + e.getMessage());
             return 1;
         }
+        return run(args, world);
+    }
+
+    static int run(String[] args, World world) {
         CommandLine cli = new CommandLine(new RunCommand(world));
         cli.getCommandSpec().usageMessage().footer(RunCommand.approachList());
         cli.setParameterExceptionHandler((problem, ignored) -> {

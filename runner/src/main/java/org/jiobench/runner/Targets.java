@@ -1,6 +1,9 @@
 package org.jiobench.runner;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -80,7 +83,11 @@ final class Targets {
         if (settings.filePerProcess() || rank == 0) Files.deleteIfExists(ownFile());
     }
 
+    /** The cause without the probe's own name, so every rank says the same words. */
     private static String reason(IOException e) {
-        return e.getMessage() != null ? e.getClass().getSimpleName() + ": " + e.getMessage() : e.getClass().getSimpleName();
+        if (e instanceof NoSuchFileException) return "no such file or directory";
+        if (e instanceof AccessDeniedException) return "permission denied";
+        if (e instanceof FileSystemException fileSystem && fileSystem.getReason() != null) return fileSystem.getReason();
+        return e.getClass().getSimpleName();
     }
 }

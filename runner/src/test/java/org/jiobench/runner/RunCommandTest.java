@@ -1,0 +1,112 @@
+package org.jiobench.runner;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The runner as a single rank, through its real command line. */
+class RunCommandTest {
+    @TempDir
+    Path dir;
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return Main.run(args, new SoloWorld(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8)));
+    }
+
+    private String errors() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void userMistakesAreOneLineAndExitTwo() {
+        String[][] mistakes = {
+            {"-a", "nope"},
+            {"-b", "3MiB", "-t", "2MiB"},
+            {"-t", "6", "-b", "12", "--type", "long"},
+            {"-b", "0"},
+            {"-t", "-1MiB"},
+            {"--type", "short"},
+            {"--order", "random"},
+            {"-i", "0"},
+            {"-D", "-1"},
+            {"--no-such-option"},
+        };
+        for (String[] mistake : mistakes) {
+            err.reset();
+            assertEquals(2, run(mistake), String.join(" ", mistake));
+            String text = errors().strip();
+            assertTrue(text.startsWith("jiobench: error: "), text);
+            assertEquals(1, text.lines().count(), text);
+        }
+    }
+
+    @Test
+    void transferSizeMustHoldWholeElements() {
+        assertEquals(2, run("-b", "12", "-t", "6", "--type", "long", "-o", dir.resolve("f").toString()));
+        assertTrue(errors().contains("not a multiple of the long size (8 bytes)"), errors());
+    }
+
+    @Test
+    void neverWritesIntoAFileItDidNotCreate() throws IOException {
+        Path precious = dir.resolve("precious.dat");
+        Files.writeString(precious, "keep me");
+        assertEquals(2, run("-a", "raw-bytes", "-b", "4k", "-t", "4k", "-o", precious.toString()));
+        assertTrue(errors().contains("--overwrite"), errors());
+        assertEquals("keep me", Files.readString(precious));
+
+        assertEquals(0, run("-a", "raw-bytes", "-b", "4k", "-t", "4k", "--overwrite", "-o", precious.toString()));
+        assertTrue(Files.exists(precious), "an overwritten file is the user's: never removed");
+        assertEquals(4096, Files.size(precious));
+    }
+
+    @Test
+    void removesOnlyWhatItCreatedUnlessKept() {
+        Path created = dir.resolve("made.dat");
+        assertEquals(0, run("-a", "raw-bytes", "-b", "8k", "-t", "4k", "-o", created.toString()));
+        assertFalse(Files.exists(created));
+        assertEquals(0, run("-a", "raw-bytes", "-b", "8k", "-t", "4k", "--keep", "-o", created.toString()));
+        assertTrue(Files.exists(created));
+    }
+
+    @Test
+    void printsOneRecordPerPhase() throws IOException {
+        assertEquals(0, run("-a", "raw-bytes,calibrate", "-b", "8k", "-t", "4k", "-i", "2", "--verify",
+                "-o", dir.resolve("f.dat").toString()), errors());
+        ObjectMapper json = new ObjectMapper();
+        String[] lines = out.toString(StandardCharsets.UTF_8).strip().split("\n");
+        assertEquals(8, lines.length);
+        JsonNode first = json.readTree(lines[0]);
+        assertEquals("raw-bytes", first.get("approach").asText());
+        assertEquals("write", first.get("op").asText());
+        assertEquals(8192, first.get("bytes").asLong());
+        assertTrue(first.get("verified").asBoolean());
+        JsonNode calibrate = json.readTree(lines[7]);
+        assertEquals("calibrate", calibrate.get("approach").asText());
+        assertTrue(calibrate.get("verified").isNull(), "calibration has no data to verify");
+    }
+
+    @Test
+    void readOnlyRunNeedsAFileLargeEnough() throws IOException {
+        assertEquals(2, run("-r", "-o", dir.resolve("absent.dat").toString()));
+        assertTrue(errors().contains("does not exist"), errors());
+        Path small = dir.resolve("small.dat");
+        Files.write(small, new byte[100]);
+        err.reset();
+        assertEquals(2, run("-r", "-b", "4k", "-t", "4k", "-o", small.toString()));
+        assertTrue(errors().contains("holds 100 bytes but the plan reads 4096"), errors());
+    }
+}
