@@ -1,0 +1,212 @@
+"""The paper-style figures: aggregate MiB/s on a log axis, one line per approach, write | read.
+
+Approaches differ by orders of magnitude, hence the log axis. The reference approach (c-posix,
+else raw-bytes) is drawn thick, dashed and black; bars span the min..max of the repetitions;
+a stonewalled point (its phase hit the deadline) has a hollow marker.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Optional, Sequence
+
+import matplotlib
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter, NullLocator
+import pandas as pd
+
+from .points import OPS
+from .units import format_size
+
+matplotlib.use("Agg")  # files only, never a display; figures are drawn without pyplot's state
+
+MARKERS = "osD^v<>ph*P"
+ERROR_BARS = "bars: min–max over repetitions"
+STONEWALL_NOTE = "hollow: stonewalled"
+
+# The x variables a figure can have: axis label and how its ticks are written.
+X_AXES: dict[str, tuple[str, Callable]] = {
+    "ranks": ("process count (MPI ranks)", lambda v: f"{v:g}"),
+    "transfer_size": ("transfer size (bytes per call)", format_size),
+    "buffer_size": ("buffer size", format_size),
+}
+X_NAMES = {"ranks": "process count", "transfer_size": "transfer size", "buffer_size": "buffer size"}
+
+
+@dataclass
+class DrawnFigure:
+    stem: str
+    title: str
+    caption: str
+    png: Path
+    svg: Path
+
+
+def approach_styles(approaches: Sequence[str], reference: Optional[str]) -> dict[str, dict]:
+    """One fixed look per approach for every figure of a report."""
+    colors = matplotlib.colormaps["tab10"].colors
+    styles = {}
+    others = [a for a in approaches if a != reference]
+    for index, approach in enumerate(others):
+        styles[approach] = dict(color=colors[index % len(colors)], linestyle="-", linewidth=1.8,
+                                marker=MARKERS[index % len(MARKERS)])
+    if reference:
+        styles[reference] = dict(color="black", linestyle="--", linewidth=3.0, marker="s")
+    return styles
+
+
+def figure_slice(points: pd.DataFrame, x: str, dimensions: Sequence[str]) -> tuple[pd.DataFrame, dict]:
+    """The points of one figure: those sharing the values of every other dimension, choosing the
+    values under which `x` takes the most distinct values (then the most points). Returns the
+    rows and the fixed values."""
+    others = [d for d in dimensions if d != x]
+    usable = points[points[x].notna()]
+    groups: dict[tuple, list[int]] = {}
+    for index, row in usable.iterrows():
+        groups.setdefault(tuple(row[d] for d in others), []).append(index)
+    best = max(groups, key=lambda key: (usable.loc[groups[key], x].nunique(), len(groups[key])))
+    return usable.loc[groups[best]], dict(zip(others, best))
+
+
+def _rate_tick(value: float, _position=None) -> str:
+    return f"{value:,.0f}" if value >= 1 else f"{value:g}"
+
+
+def _set_rate_axis(ax, rows: pd.DataFrame) -> None:
+    """Log y-axis spanning the data with some room, at least one decade so that a flat line
+    (all approaches alike, or one approach) does not fill the panel with noise."""
+    low = rows["min"][rows["min"] > 0].min()
+    if not low > 0:
+        low = rows["mean"].min()
+    high = rows["max"].max()
+    low, high = low / 1.6, high * 1.6
+    if high / low < 10:
+        centre = math.sqrt(low * high)
+        low, high = centre / math.sqrt(10), centre * math.sqrt(10)
+    ax.set_yscale("log")
+    ax.set_ylim(low, high)
+    subs = (1.0, 2.0, 5.0) if high / low <= 1000 else (1.0,)
+    ax.yaxis.set_major_locator(LogLocator(base=10, subs=subs))
+    ax.yaxis.set_major_formatter(FuncFormatter(_rate_tick))
+    ax.yaxis.set_minor_formatter(NullFormatter())
+
+
+def bandwidth_figure(rows: pd.DataFrame, x: str, approaches: Sequence[str], styles: dict[str, dict],
+                     reference: Optional[str], title: str) -> Figure:
+    """Write and read panels side by side; x on a log2 axis, or, when the rows hold one value
+    of x only, one column per approach (the reference also as a horizontal line)."""
+    rows = rows[(rows["mean"] > 0) & rows["mean"].map(math.isfinite)]
+    ops = [op for op in OPS if (rows["op"] == op).any()]
+    present = [a for a in approaches if (rows["approach"] == a).any()]
+    values = sorted({float(v) for v in rows[x]})
+    categorical = len(values) == 1
+    label, tick = X_AXES[x]
+    width = max(5.2, 0.55 * len(present) + 2.2) if categorical else 5.2
+    figure = Figure(figsize=(width * len(ops) + 0.4, 4.9), layout="constrained")
+    axes = figure.subplots(1, len(ops), sharey=True, squeeze=False)[0]
+    for ax, op in zip(axes, ops):
+        for position, approach in enumerate(present):
+            series = rows[(rows["op"] == op) & (rows["approach"] == approach)]
+            if series.empty:
+                continue
+            series = series.assign(_x=series[x].astype(float)).sort_values("_x")
+            style = styles[approach]
+            xs = pd.Series([position] * len(series), index=series.index) if categorical else series["_x"]
+            if categorical and approach == reference:
+                ax.axhline(series["mean"].iloc[0], color=style["color"], linestyle=style["linestyle"],
+                           linewidth=style["linewidth"], zorder=1)
+            if not categorical:
+                ax.plot(xs, series["mean"], color=style["color"], linestyle=style["linestyle"],
+                        linewidth=style["linewidth"], zorder=2)
+            for hollow in (False, True):
+                part = series["stonewalled"] == hollow
+                if not part.any():
+                    continue
+                mean = series["mean"][part]
+                ax.errorbar(xs[part], mean, yerr=[mean - series["min"][part], series["max"][part] - mean],
+                            fmt=style["marker"], linestyle="none", color=style["color"], markersize=7,
+                            markerfacecolor="white" if hollow else style["color"],
+                            markeredgewidth=1.5, capsize=4, elinewidth=1.2, zorder=3)
+        ax.set_title(op, fontsize=12, fontweight="bold")
+        ax.grid(True, which="major", alpha=0.35)
+        ax.grid(True, which="minor", axis="y", alpha=0.12)
+        if categorical:
+            ax.set_xticks(range(len(present)), present, rotation=25, ha="right")
+            ax.set_xlim(-0.6, len(present) - 0.4)
+            ax.set_xlabel(f"approach  ({X_NAMES[x]} {tick(values[0])})")
+        else:
+            ax.set_xscale("log", base=2)
+            ax.set_xticks(values, [tick(v) for v in values])
+            ax.xaxis.set_minor_locator(NullLocator())
+            span = values[-1] / values[0]
+            ax.set_xlim(values[0] / span ** 0.08, values[-1] * span ** 0.08)
+            ax.set_xlabel(label)
+    axes[0].set_ylabel("aggregate bandwidth (MiB/s, log scale)")
+    _set_rate_axis(axes[0], rows)
+
+    handles = [Line2D([], [], color=styles[a]["color"], linestyle=styles[a]["linestyle"],
+                      linewidth=styles[a]["linewidth"], marker=styles[a]["marker"],
+                      label=f"{a} (reference)" if a == reference else a) for a in present]
+    handles.append(Line2D([], [], color="0.35", marker="|", markersize=14, linestyle="none",
+                          label=ERROR_BARS))
+    if rows["stonewalled"].any():
+        handles.append(Line2D([], [], color="0.35", marker="o", markerfacecolor="white",
+                              markeredgewidth=1.5, linestyle="none", label=STONEWALL_NOTE))
+    figure.legend(handles=handles, loc="outside lower center", ncol=min(4, len(handles)),
+                  frameon=False, fontsize=9)
+    figure.suptitle(title, fontsize=12)
+    return figure
+
+
+def save_figure(figure: Figure, out_dir: Path, stem: str) -> tuple[Path, Path]:
+    png, svg = out_dir / f"{stem}.png", out_dir / f"{stem}.svg"
+    figure.savefig(png, dpi=150)
+    with matplotlib.rc_context({"svg.fonttype": "none"}):  # text stays text: searchable, editable
+        figure.savefig(svg, metadata={"Date": None})
+    return png, svg
+
+
+def _fixed_text(fixed: dict) -> str:
+    parts = []
+    for name, value in fixed.items():
+        if name == "ranks":
+            parts.append(f"{value} ranks")
+        elif name in X_AXES:
+            parts.append(f"{X_NAMES[name]} {format_size(value)}")
+        else:
+            parts.append(f"{name} {value}")
+    return ", ".join(parts)
+
+
+def draw_figures(points: pd.DataFrame, parameters: Sequence[str], approaches: Sequence[str],
+                 reference: Optional[str], out_dir: Path) -> list[DrawnFigure]:
+    """Bandwidth vs process count always; vs transfer size and vs buffer size where the runs
+    hold more than one value of them. Each as PNG and SVG in `out_dir`."""
+    styles = approach_styles(approaches, reference)
+    dimensions = ["ranks", *parameters]
+    drawn = []
+    for x in ("ranks", "transfer_size", "buffer_size"):
+        if x not in dimensions:
+            continue
+        rows, fixed = figure_slice(points, x, dimensions)
+        distinct = rows[x].nunique()
+        if x != "ranks" and distinct < 2:
+            continue
+        title = f"Aggregate bandwidth vs {X_NAMES[x]}"
+        if distinct == 1:
+            title = f"Aggregate bandwidth at {X_AXES[x][1](float(rows[x].iloc[0]))} ranks"
+        if fixed:
+            title += f" ({_fixed_text(fixed)})"
+        stem = f"bandwidth-vs-{x.replace('_', '-')}"
+        figure = bandwidth_figure(rows, x, approaches, styles, reference, title)
+        png, svg = save_figure(figure, out_dir, stem)
+        omitted = len(points) - len(rows)
+        caption = (f"Mean MiB/s per approach; {ERROR_BARS}."
+                   + (" Hollow markers: stonewalled (the phase stopped at its deadline)."
+                      if rows["stonewalled"].any() else "")
+                   + (f" Reference: {reference} (thick dashed black)." if reference else "")
+                   + (f" {omitted} points at other settings are in the tables." if omitted else ""))
+        drawn.append(DrawnFigure(stem, title, caption, png, svg))
+    return drawn

@@ -1,0 +1,285 @@
+"""report.html: one self-contained page (figures embedded) to open or attach.
+
+Top to bottom: the key numbers and the headline figure, the other figures, the bandwidth table,
+what was run (parameters, environment, hosts, filesystem), and every phase with its verification.
+"""
+from __future__ import annotations
+
+import base64
+import html
+import shlex
+from typing import Iterable, Optional, Sequence
+
+import pandas as pd
+
+from .figures import DrawnFigure, figure_slice
+from .points import OPS, NOT_MEASURED, parameter_value
+from .tables import (STONEWALL_MARK, STONEWALL_NOTE, Cells, bandwidth_cells, format_parameter,
+                     phase_cells, ratio_explanation)
+from .units import format_rate, format_ratio, plural
+
+STYLE = """
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1b1f24;
+       margin: 0 auto; max-width: 1180px; padding: 18px 28px 60px; }
+h1 { font-size: 26px; margin: 0 0 2px; }
+h2 { font-size: 19px; margin: 34px 0 8px; border-bottom: 1px solid #d0d7de; padding-bottom: 4px; }
+h3 { font-size: 16px; margin: 20px 0 6px; }
+.lede { color: #57606a; margin: 0 0 10px; }
+.status { display: flex; flex-wrap: wrap; gap: 8px; margin: 8px 0 12px; }
+.badge { border-radius: 6px; padding: 3px 10px; font-size: 14px; }
+.ok { background: #dafbe1; color: #116329; } .warn { background: #fff8c5; color: #7d4e00; }
+.bad { background: #ffebe9; color: #a40e26; font-weight: 600; } .info { background: #eaeef2; }
+.headline { font-size: 16px; margin: 6px 0 10px; padding: 0; list-style: none; }
+.headline li { margin: 2px 0; } .headline b { font-variant-numeric: tabular-nums; }
+figure { margin: 10px 0 22px; } figure img { width: 100%; height: auto; border: 1px solid #eaeef2; }
+figcaption { color: #57606a; font-size: 13px; }
+table { border-collapse: collapse; font-size: 13.5px; margin: 6px 0 10px; }
+th, td { padding: 3px 9px; border-bottom: 1px solid #eaeef2; text-align: left; vertical-align: top; }
+th { background: #f6f8fa; border-bottom: 1px solid #d0d7de; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+tr.stonewalled td { font-style: italic; color: #7d4e00; }
+tr.failed td { color: #a40e26; font-weight: 600; }
+.key td.num { font-size: 15px; } .key td:first-child { font-weight: 600; }
+.note { color: #57606a; font-size: 13px; }
+code { font-size: 12.5px; background: #f6f8fa; padding: 1px 4px; border-radius: 4px; word-break: break-all; }
+table.pairs th.name { background: none; border-bottom: 1px solid #eaeef2; font-weight: 600;
+                      color: #57606a; white-space: nowrap; }
+table.pairs td { padding-right: 26px; }
+details summary { cursor: pointer; color: #0969da; margin: 6px 0; }
+"""
+
+ENVIRONMENT_SKIP = ("command_line",)
+
+
+def _e(text) -> str:
+    return html.escape(str(text))
+
+
+def html_table(cells: Cells, classes: Optional[Sequence[str]] = None, css: str = "") -> str:
+    """A table from text cells; `classes` gives each row a CSS class (or '')."""
+    head = "".join(f'<th class="num">{_e(h)}</th>' if i in cells.numeric else f"<th>{_e(h)}</th>"
+                   for i, h in enumerate(cells.headers))
+    body = []
+    for index, row in enumerate(cells.rows):
+        cls = classes[index] if classes else ""
+        tds = "".join(f'<td class="num">{_e(c)}</td>' if i in cells.numeric else f"<td>{_e(c)}</td>"
+                      for i, c in enumerate(row))
+        body.append(f'<tr class="{cls}">{tds}</tr>' if cls else f"<tr>{tds}</tr>")
+    return (f'<table class="{css}">' if css else "<table>") + \
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def _row_classes(frame: pd.DataFrame) -> list[str]:
+    return ["failed" if v is False else "stonewalled" if s else ""
+            for v, s in zip(frame["verified"], frame["stonewalled"])]
+
+
+def _embedded(figure: DrawnFigure) -> str:
+    data = base64.b64encode(figure.png.read_bytes()).decode("ascii")
+    return (f'<figure><img src="data:image/png;base64,{data}" alt="{_e(figure.title)}">'
+            f"<figcaption>{_e(figure.caption)} Files: <a href=\"{_e(figure.png.name)}\">PNG</a>, "
+            f"<a href=\"{_e(figure.svg.name)}\">SVG</a>.</figcaption></figure>")
+
+
+def _status(points: pd.DataFrame, phases: pd.DataFrame) -> str:
+    """Badges a reader must not miss: failed verification, stonewalled points, what was checked."""
+    failed = phases[phases["verified"].map(lambda v: v is False)]
+    checked = phases["verified"].map(lambda v: v is True).sum()
+    unchecked = phases["verified"].map(lambda v: v is None).sum()
+    badges = []
+    if len(failed):
+        where = ", ".join(sorted({f"{r.approach} {r.op}" for r in failed.itertuples()}))
+        badges.append(f'<span class="badge bad">verification FAILED in {plural(len(failed), "phase")}: '
+                      f"{_e(where)}</span>")
+    if checked:
+        badges.append(f'<span class="badge ok">{plural(checked, "phase")} verified</span>')
+    if unchecked:
+        badges.append(f'<span class="badge info">{plural(unchecked, "phase")} not checked</span>')
+    stonewalled = int(points["stonewalled"].sum())
+    if stonewalled:
+        badges.append(f'<span class="badge warn">{STONEWALL_MARK} {plural(stonewalled, "point")} stonewalled '
+                      f"(hollow markers): stopped at the deadline</span>")
+    return f'<div class="status">{"".join(badges)}</div>'
+
+
+def _lede(runs: Sequence[dict], points: pd.DataFrame) -> str:
+    ranks = sorted(set(points["ranks"]))
+    hosts = sorted({h for run in runs for h in run["environment"].get("hosts", [])})
+    fsync = {run["parameters"].get("fsync") for run in runs}
+    view = ("writes fsync'd: the storage's view" if fsync == {True} else
+            "no fsync: page-cache view, the CPU cost of each approach" if fsync == {False} else
+            "some runs with fsync, some without")
+    started = sorted(str(run.get("started", "")) for run in runs)
+    when = started[0][:16].replace("T", " ") + (f" to {started[-1][:16].replace('T', ' ')}"
+                                                 if started[-1][:16] != started[0][:16] else "")
+    parts = [plural(len(runs), "run"), plural(points["approach"].nunique(), "approach", "approaches"),
+             f"{', '.join(map(str, ranks))} ranks",
+             f"host {hosts[0]}" if len(hosts) == 1 else plural(len(hosts), "host"),
+             view, f"{when} UTC"]
+    return f'<p class="lede">{_e(" · ".join(parts))}</p>'
+
+
+def _headline(points: pd.DataFrame, reference: Optional[str], parameters: Sequence[str],
+              approaches: Sequence[str]) -> tuple[str, str, str]:
+    """The key numbers where the headline figure ends (its largest process count): a sentence
+    per op, a small table, and the words saying where that is."""
+    rows, fixed = figure_slice(points, "ranks", ["ranks", *parameters])
+    top = rows[rows["ranks"] == rows["ranks"].max()]
+    where = ", ".join([f"{top['ranks'].iloc[0]} ranks"] + [f"{p.replace('_', ' ')} {format_parameter(p, v)}"
+                                                          for p, v in fixed.items()])
+    sentences = []
+    for op in OPS:
+        rows = top[top["op"] == op].sort_values("mean", ascending=False)
+        if rows.empty:
+            continue
+        best = rows.iloc[0]
+        text = (f"<b>{_e(op)}</b>: fastest <b>{_e(best['approach'])}</b> "
+                f"<b>{_e(format_rate(best['mean']))} MiB/s</b>{STONEWALL_MARK if best['stonewalled'] else ''}")
+        others = rows[rows["approach"] != reference]
+        if reference and (rows["approach"] == reference).any() and not others.empty:
+            java = others.iloc[0]
+            text += (f"; best other than {_e(reference)}: <b>{_e(java['approach'])}</b> at "
+                     f"<b>{_e(format_ratio(java['ratio']))}</b> of {_e(reference)}")
+        if len(rows) > 1:
+            slow = rows.iloc[-1]
+            text += (f"; slowest <b>{_e(slow['approach'])}</b> {_e(format_rate(slow['mean']))} MiB/s"
+                     f"{STONEWALL_MARK if slow['stonewalled'] else ''}")
+        sentences.append(f"<li>{text}</li>")
+
+    headers = ["approach"]
+    for op in OPS:
+        if (top["op"] == op).any():
+            headers += [f"{op} MiB/s"] + ([f"{op} / {reference}"] if reference else [])
+    rows = []
+    for approach in approaches:
+        mine = top[top["approach"] == approach]
+        if mine.empty:
+            continue
+        row = [approach]
+        for op in OPS:
+            if not (top["op"] == op).any():
+                continue
+            point = mine[mine["op"] == op]
+            if point.empty:
+                row += ["-"] + (["-"] if reference else [])
+                continue
+            point = point.iloc[0]
+            mark = f" {STONEWALL_MARK}" if point["stonewalled"] else ""
+            row += [format_rate(point["mean"]) + mark] + ([format_ratio(point["ratio"])] if reference else [])
+        rows.append(row)
+    table = html_table(Cells(headers, rows, frozenset(range(1, len(headers)))), css="key")
+    return (f'<ul class="headline"><li>At {_e(where)}:</li>{"".join(sentences)}</ul>', table, where)
+
+
+def _printable(text: str) -> str:
+    """Without control characters (a C library's version string may end in a NUL)."""
+    return "".join(ch for ch in text if ch.isprintable()).strip()
+
+
+def _flatten(prefix: str, value, out: dict) -> None:
+    if isinstance(value, dict) and prefix != "ranks_per_host":
+        for key, inner in value.items():
+            _flatten(f"{prefix}.{key}" if prefix else key, inner, out)
+    elif isinstance(value, dict):
+        out[prefix] = ", ".join(f"{host} ×{count}" for host, count in value.items())
+    elif prefix == "command_line" and isinstance(value, list):
+        out[prefix] = shlex.join(str(v) for v in value)
+    elif isinstance(value, list):
+        out[prefix] = ", ".join(str(v) for v in value) if value else "-"
+    else:
+        out[prefix] = "-" if value is None else _printable(str(value))
+
+
+def _pairs(pairs: Sequence[Sequence[str]], per_row: int = 3) -> str:
+    """Name/value pairs side by side, `per_row` pairs a row: short, as a settings sheet."""
+    rows = []
+    for start in range(0, len(pairs), per_row):
+        cells = "".join(f'<th class="name">{_e(name)}</th><td>{_e(value)}</td>'
+                        for name, value in pairs[start:start + per_row])
+        rows.append(f"<tr>{cells}</tr>")
+    return f'<table class="pairs"><tbody>{"".join(rows)}</tbody></table>'
+
+
+def _what_was_run(runs: Sequence[dict]) -> str:
+    """Parameters and environment: what all runs share once, what differs per run."""
+    settings = []
+    for run in runs:
+        flat = {f"parameters.{name}": format_parameter(name, run["parameters"][name])
+                if not isinstance(run["parameters"][name], (list, dict))
+                else str(parameter_value(run, name)) for name in run["parameters"]}
+        flat["parameters.approaches"] = ", ".join(run["parameters"].get("approaches") or [])
+        environment: dict = {}
+        _flatten("", run["environment"], environment)
+        flat.update({f"environment.{k}": v for k, v in environment.items() if k not in ENVIRONMENT_SKIP})
+        settings.append(flat)
+    names: list[str] = []
+    for flat in settings:
+        names.extend(n for n in flat if n not in names)
+    common = [n for n in names if len({flat.get(n, "-") for flat in settings}) == 1]
+    differing = [n for n in names if n not in common]
+
+    def label(name: str) -> str:
+        return name.split(".", 1)[1]
+
+    parts = []
+    for section in ("parameters", "environment"):
+        rows = [[label(n), settings[0].get(n, "-")] for n in common if n.startswith(section + ".")]
+        if rows:
+            title = "Parameters" if section == "parameters" else "Environment (JVM, MPI, hosts, filesystem)"
+            if len(runs) > 1:
+                title += ", the same in every run"
+            parts.append(f"<h3>{_e(title)}</h3>" + _pairs(rows))
+    headers = ["run", "started", *(label(n) for n in differing)]
+    rows = [[run["run_id"], str(run.get("started", "-")), *(flat.get(n, "-") for n in differing)]
+            for run, flat in zip(runs, settings)]
+    parts.append(f"<h3>{'Runs' if len(runs) > 1 else 'Run'}</h3>" + html_table(Cells(headers, rows, frozenset())))
+    commands = "".join(
+        f"<li><code>{_e(run['run_id'])}</code> <code>{_e(shlex.join(map(str, run['environment'].get('command_line', []))))}</code>"
+        f" <span class=note>{_e(run['path'])}</span></li>" for run in runs)
+    parts.append(f"<details><summary>Command lines and run files</summary><ul>{commands}</ul></details>")
+    return "".join(parts)
+
+
+def render(runs: Sequence[dict], points: pd.DataFrame, phases: pd.DataFrame, parameters: Sequence[str],
+           reference: Optional[str], approaches: Sequence[str], figures: Sequence[DrawnFigure],
+           files: Iterable[str]) -> str:
+    """The whole page as one string."""
+    headline, key_table, where = _headline(points, reference, parameters, approaches)
+    first, *others = figures
+    ignored = ", ".join(sorted(NOT_MEASURED - {"approaches"}))
+    sections = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>jiobench report: {_e(', '.join(approaches))}</title><style>{STYLE}</style></head><body>",
+        "<h1>jiobench: aggregate file I/O bandwidth</h1>",
+        _lede(runs, points),
+        _status(points, phases),
+        headline,
+        _embedded(first),
+        f"<h3>Key numbers ({_e(where)})</h3>",
+        key_table,
+        f'<p class="note">{_e(ratio_explanation(reference, parameters))} '
+        f"Mean of the repetitions, in MiB/s (2<sup>20</sup> bytes/s). {_e(STONEWALL_NOTE)}</p>",
+    ]
+    if others:
+        sections.append("<h2>More figures</h2>")
+        sections += [_embedded(figure) for figure in others]
+    cells = bandwidth_cells(points, parameters, reference)
+    sections += [
+        "<h2>Bandwidth per approach, op and process count</h2>",
+        f'<p class="note">Statistics over repetitions as the run files summarize them (population '
+        f"stddev); points reached by several runs pool their phases (runs differing only in {_e(ignored)} "
+        f"count as the same point). {_e(ratio_explanation(reference, parameters))} "
+        f"{_e(STONEWALL_NOTE)}</p>",
+        html_table(cells, _row_classes(points)),
+        "<h2>What was run</h2>",
+        _what_was_run(runs),
+        "<h2>Phases and verification</h2>",
+        '<p class="note">One row per approach × op × repetition of each run. Verified: every rank '
+        "checked the data it read or wrote (yes), a rank found wrong data (NO), or nobody checked.</p>",
+        html_table(phase_cells(phases, parameters), _row_classes(phases)),
+        f'<p class="note">Files next to this page: {_e(", ".join(files))}.</p>',
+        "</body></html>",
+    ]
+    return "\n".join(sections)

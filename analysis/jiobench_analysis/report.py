@@ -1,0 +1,143 @@
+"""`jiobench report`: run files in, tables, figures and report.html out; or two sets compared.
+
+    jiobench report RESULTS... [-o DIR]
+    jiobench report --compare A B [-o DIR]
+
+`main(argv)` is what `bin/jiobench report ...` calls; it returns the exit code.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Optional, Sequence
+
+from .compare import SIGNIFICANCE, compare, compare_cells, matched, write_compare
+from .figures import draw_figures
+from .page import render
+from .points import approach_order, bandwidth_points, phase_rows, reference_approach, varied_parameters
+from .runs import SCHEMA, ReportError, load_runs
+from .tables import write_tables
+from .terminal import summary_table, text_table, wrap
+from .units import plural
+
+PROG = "jiobench report"
+
+DESCRIPTION = f"""\
+Aggregate-bandwidth report of jiobench runs: report.html (figures embedded), the figures as PNG
+and SVG, the tables as Markdown and CSV, and a summary on the terminal.
+
+RESULTS are run files (<run-id>.json, schema {SCHEMA}) or directories searched recursively for
+them. Runs at the same approach, op, process count and parameters pool their repetitions. The
+ratio column compares each approach with c-posix at the same point (with raw-bytes when the runs
+hold no c-posix)."""
+
+EPILOG = f"""\
+--compare A B: A and B are each a run file or a directory of runs (before/after a JDK upgrade,
+say). For every point (approach, op, ranks, transfer size) it prints B/A, the ratio of the mean
+MiB/s, and flags the change as significant when {SIGNIFICANCE}. With -o it also writes compare.md and compare.csv.
+
+Exit codes: 0 done, 2 a mistake in the input (the message says which)."""
+
+
+class _Usage(ReportError):
+    """A mistake on the command line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, not argparse's usage block
+        raise _Usage(f"{message} (see {PROG} --help)")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description=DESCRIPTION, epilog=EPILOG,
+                     usage=f"{PROG} RESULTS... [-o DIR]\n       {PROG} --compare A B [-o DIR]",
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("results", nargs="*", metavar="RESULTS",
+                        help="run files or directories of run files")
+    parser.add_argument("-o", "--output", metavar="DIR", type=Path,
+                        help="where to write the report (default for a report: ./report; "
+                             "--compare writes files only when given)")
+    parser.add_argument("--compare", nargs=2, metavar=("A", "B"),
+                        help="compare two sets of runs: B/A of mean MiB/s per point")
+    return parser
+
+
+def _output_dir(path: Path) -> Path:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise ReportError(f"{path}: exists and is not a directory") from None
+    except OSError as err:
+        raise ReportError(f"{path}: cannot create the output directory: {err.strerror}") from None
+    return path
+
+
+def make_report(inputs: Sequence[str], out_dir: Path) -> Path:
+    """Reads the runs, writes tables, figures and report.html into `out_dir`, prints the
+    terminal summary; returns the path of report.html."""
+    runs = load_runs(inputs)
+    out_dir = _output_dir(out_dir)
+    parameters = varied_parameters(runs)
+    points = bandwidth_points(runs, parameters)
+    approaches = approach_order(runs)
+    reference = reference_approach(approaches)
+    phases = phase_rows(runs, parameters)
+    written = write_tables(points, phases, parameters, reference, out_dir)
+    figures = draw_figures(points, parameters, approaches, reference, out_dir)
+    for figure in figures:
+        written += [figure.png, figure.svg]
+    page = out_dir / "report.html"
+    page.write_text(render(runs, points, phases, parameters, reference, approaches, figures,
+                           [path.name for path in written]), encoding="utf-8")
+    print(summary_table(points, parameters, reference))
+    print("\n" + wrap(f"{plural(len(runs), 'run')}; MiB/s: mean of the repetitions"
+                      + (f"; ratio to {reference} at the same point" if reference else "")
+                      + ("; stonewalled: the phase stopped at its deadline" if points["stonewalled"].any() else "")))
+    print(page)
+    return page
+
+
+def make_comparison(a: str, b: str, out_dir: Optional[Path]) -> None:
+    """Prints the points both A and B measured, B/A and significance; with `out_dir`, writes
+    compare.md and compare.csv (every point, also those only one side measured)."""
+    table, parameters = compare(load_runs([a]), load_runs([b]))
+    both = matched(table)
+    if both.empty:
+        raise ReportError(f"{a} and {b} have no point (approach, op, ranks, transfer size) in common")
+    cells = compare_cells(both, parameters)
+    print(f"A: {a}\nB: {b}\n")
+    print(text_table(cells.headers, cells.rows, cells.numeric))
+    only_a, only_b = table["b_mean"].isna().sum(), table["a_mean"].isna().sum()
+    print("\n" + wrap(f"B/A: ratio of mean MiB/s; sig.: yes when {SIGNIFICANCE}."
+                      + (f" Measured by one side only: {only_a} points in A, {only_b} in B." if only_a or only_b else "")))
+    if out_dir is not None:
+        for path in write_compare(table, parameters, (a, b), _output_dir(out_dir)):
+            print(path)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    try:
+        args = _parser().parse_args(argv)
+        if args.compare and args.results:
+            raise _Usage(f"give either RESULTS or --compare A B, not both (see {PROG} --help)")
+        if args.compare:
+            make_comparison(*args.compare, args.output)
+        elif not args.results:
+            raise _Usage(f"no RESULTS given: name run files or directories (see {PROG} --help)")
+        else:
+            make_report(args.results, args.output or Path("report"))
+    except SystemExit as done:  # --help
+        return done.code if isinstance(done.code, int) else 0
+    except BrokenPipeError:  # the reader (head, less) went away: nothing left to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except ReportError as err:
+        print(f"{PROG}: error: {err}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,125 @@
+"""Finding, reading and checking run files (docs/run-file.md is the contract)."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Iterable, Optional
+
+SCHEMA = "jiobench-run/1"
+SCHEMA_FAMILY = "jiobench-run/"
+
+RUN_KEYS = ("schema", "run_id", "parameters", "environment", "phases", "summary")
+PHASE_KEYS = ("approach", "op", "rep", "ranks", "bytes", "seconds", "bw_mib_s", "stonewalled", "verified")
+SUMMARY_KEYS = ("approach", "op", "ranks", "reps", "bw_mib_s", "stonewalled", "verified")
+STATISTICS = ("max", "min", "mean", "stddev")
+
+
+class ReportError(Exception):
+    """A user's mistake (a path, a file, an option): one line on stderr, exit code 2."""
+
+
+class _NotARunFile(ReportError):
+    """A file that does not claim to be a run file: an error only when named explicitly."""
+
+
+class _NotJSON(_NotARunFile):
+    """Unreadable as JSON: perhaps a run file cut short, so a directory search says so."""
+
+
+def _missing(mapping: dict, keys: Iterable[str]) -> list[str]:
+    return [key for key in keys if key not in mapping]
+
+
+def _check_rows(path: Path, run: dict, name: str, keys: tuple) -> None:
+    rows = run[name]
+    if not isinstance(rows, list):
+        raise ReportError(f"{path}: '{name}' is not a list")
+    for index, row in enumerate(rows):
+        if not isinstance(row, dict):
+            raise ReportError(f"{path}: {name}[{index}] is not an object")
+        missing = _missing(row, keys)
+        if missing:
+            raise ReportError(f"{path}: {name}[{index}] lacks {', '.join(missing)}")
+        if row["op"] not in ("write", "read"):
+            raise ReportError(f"{path}: {name}[{index}] has op {row['op']!r} (expected write or read)")
+    if name == "summary":
+        for index, row in enumerate(rows):
+            stats = row["bw_mib_s"]
+            missing = _missing(stats, STATISTICS) if isinstance(stats, dict) else list(STATISTICS)
+            if missing:
+                raise ReportError(f"{path}: summary[{index}].bw_mib_s lacks {', '.join(missing)}")
+
+
+def load_run(path: Path) -> dict:
+    """One run file, checked against the schema; ReportError says what is wrong with it."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise ReportError(f"{path}: cannot read: {getattr(err, 'strerror', None) or err}") from None
+    try:
+        run = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise _NotJSON(f"{path}: not a run file: invalid JSON ({err.msg} at line {err.lineno})") from None
+    if not isinstance(run, dict) or "schema" not in run:
+        raise _NotARunFile(f"{path}: not a run file: no 'schema' key")
+    schema = run["schema"]
+    if not isinstance(schema, str) or not schema.startswith(SCHEMA_FAMILY):
+        raise _NotARunFile(f"{path}: not a run file: schema {schema!r}")
+    if schema != SCHEMA:
+        raise ReportError(f"{path}: unknown run file schema {schema!r} (this version reads {SCHEMA})")
+    missing = _missing(run, RUN_KEYS)
+    if missing:
+        raise ReportError(f"{path}: run file lacks {', '.join(missing)}")
+    for name in ("parameters", "environment"):
+        if not isinstance(run[name], dict):
+            raise ReportError(f"{path}: '{name}' is not an object")
+    _check_rows(path, run, "phases", PHASE_KEYS)
+    _check_rows(path, run, "summary", SUMMARY_KEYS)
+    run["path"] = str(path)
+    return run
+
+
+def _warn(message: str) -> None:
+    print(f"jiobench report: warning: {message}", file=sys.stderr)
+
+
+def load_runs(inputs: Iterable[str]) -> list[dict]:
+    """All runs named by `inputs`: run files, or directories searched recursively for `*.json`.
+
+    A file named explicitly must be a run file. Inside a directory, JSON files that are not run
+    files are skipped, but a run file of another schema version or a broken one is an error.
+    Runs are returned in the order they started; a run reached twice counts once.
+    """
+    inputs = list(inputs)
+    if not inputs:
+        raise ReportError("no run files given")
+    runs: dict[str, dict] = {}
+    for name in inputs:
+        path = Path(name)
+        if path.is_dir():
+            found = []
+            for candidate in sorted(path.rglob("*.json")):
+                try:
+                    found.append(load_run(candidate))
+                except _NotJSON as err:
+                    _warn(f"skipping {err}")
+                except _NotARunFile:
+                    continue
+            if not found:
+                raise ReportError(f"{path}: no run files (*.json with schema {SCHEMA}) in this directory")
+        elif path.exists():
+            found = [load_run(path)]
+        else:
+            raise ReportError(f"{path}: no such file or directory")
+        for run in found:
+            earlier: Optional[dict] = runs.get(run["run_id"])
+            if earlier is not None:
+                if Path(earlier["path"]).resolve() != Path(run["path"]).resolve():
+                    _warn(f"{run['path']}: run {run['run_id']} already read from {earlier['path']}; counted once")
+                continue
+            runs[run["run_id"]] = run
+    ordered = sorted(runs.values(), key=lambda run: (str(run.get("started", "")), run["run_id"]))
+    if not any(run["summary"] for run in ordered):
+        raise ReportError("the runs hold no measured phases (empty 'summary')")
+    return ordered

@@ -1,0 +1,83 @@
+"""Run files for the analysis tests.
+
+The main source is real runs: `bin/jiobench run` with the `calibrate` approach, which moves no
+data and waits a known time per transfer, so every number the report shows is predictable
+(aggregate MiB/s = ranks x programmed rate). Hand-made run files (handmade_runs.py) only add
+what a quick real run cannot show: a c-posix reference, stonewalled phases, failed verification.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from jiobench_analysis import report
+
+REPO = Path(__file__).resolve().parents[2]
+JIOBENCH = REPO / "bin" / "jiobench"
+RATE = 64  # MiB/s per rank, the calibrate approach's programmed rate
+FASTER = 128
+
+
+@dataclass
+class RealRuns:
+    sweep: Path  # calibrate: 1 and 2 ranks at 1 MiB transfers, 2 ranks at 256 KiB; RATE per rank
+    faster: Path  # calibrate: 2 ranks at 1 MiB, FASTER per rank
+    mixed: Path  # calibrate, raw-bytes and data-stream with --verify and a deadline data-stream hits
+    files: dict[str, Path] = field(default_factory=dict)  # "ranks/transfer/rate" -> run file
+
+
+def jiobench_run(results: Path, ranks: int, *options: str) -> Path:
+    """One real run; returns the run file the command names on its last line."""
+    command = [str(JIOBENCH), "run", "-n", str(ranks), "--", *options,
+               "-o", str(results.parent / "jiobench.dat"), "--results", str(results)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    if done.returncode != 0:
+        pytest.fail(f"{' '.join(command)} exited {done.returncode}:\n{done.stdout}\n{done.stderr}")
+    path = Path(done.stdout.strip().splitlines()[-1])
+    assert path.is_file() and path.parent == results, done.stdout
+    return path
+
+
+@pytest.fixture(scope="session")
+def real_runs(tmp_path_factory) -> RealRuns:
+    work = tmp_path_factory.mktemp("real-runs")
+    runs = RealRuns(sweep=work / "sweep", faster=work / "faster", mixed=work / "mixed")
+    for ranks, transfer, rate, results in ((1, "1MiB", RATE, runs.sweep), (2, "1MiB", RATE, runs.sweep),
+                                           (2, "256KiB", RATE, runs.sweep), (2, "1MiB", FASTER, runs.faster)):
+        runs.files[f"{ranks}/{transfer}/{rate}"] = jiobench_run(
+            results, ranks, "-a", "calibrate", "--calibrate-rate", f"{rate}MiB", "-b", "8MiB", "-t", transfer,
+            "-i", "2")
+    # data-stream makes a system call per element: far slower than the 0.2 s deadline allows.
+    jiobench_run(runs.mixed, 2, "-a", "calibrate,raw-bytes,data-stream", "--verify", "-D", "0.2",
+                 "-b", "1MiB", "-t", "16KiB", "-i", "2")
+    return runs
+
+
+@dataclass
+class Report:
+    out: Path
+    code: int
+    stdout: str
+    stderr: str
+
+
+def run_report(argv: list[str]) -> Report:
+    """`jiobench report ARGV` in this process, its output captured."""
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        code = report.main(argv)
+    out = Path(argv[argv.index("-o") + 1]) if "-o" in argv else Path()
+    return Report(out, code, stdout.getvalue(), stderr.getvalue())
+
+
+@pytest.fixture(scope="session")
+def real_report(real_runs, tmp_path_factory) -> Report:
+    """The report over the real sweep, made once for all tests that read it."""
+    done = run_report([str(real_runs.sweep), "-o", str(tmp_path_factory.mktemp("real-report"))])
+    assert done.code == 0, done.stderr
+    return done

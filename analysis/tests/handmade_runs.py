@@ -1,0 +1,79 @@
+"""Run files made by hand for the edge cases a real run cannot be told to produce (a c-posix
+reference next to slow approaches, stonewalled phases, failed verification), written exactly as
+docs/run-file.md says, with `phases` and `summary` computed by `jiobench.reduce`."""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Mapping, Optional
+
+from jiobench.reduce import MIB, reduce_phase, summarize
+
+_counter = iter(range(1, 1_000_000))
+
+
+def run_file(results: Path, rates_mib_s: Mapping[str, float], *, ranks: int = 2, reps: int = 3,
+             transfer_size: int = MIB, buffer_size: int = 64 * 1024, block_size: int = 8 * MIB,
+             spread: float = 0.02, stonewalled: tuple = (), verified: Optional[bool] = True,
+             seed: int = 1, **overrides) -> Path:
+    """Writes a run whose approaches move `block_size` per rank per phase at about the given
+    aggregate rates (MiB/s, +- `spread` between repetitions); returns the file's path.
+    Approaches named in `stonewalled` stop at their deadline after moving half the block."""
+    random_ = random.Random(seed)
+    number = next(_counter)
+    run_id = f"20240102-0304{number % 60:02d}-{number:06x}"
+    records = []
+    for approach, rate in rates_mib_s.items():
+        for op in ("write", "read"):
+            for rep in range(reps):
+                for rank in range(ranks):
+                    moved = block_size // 2 if approach in stonewalled else block_size
+                    elapsed = moved * ranks / MIB / rate * (1 + random_.uniform(-spread, spread))
+                    records.append({
+                        "approach": approach, "op": op, "rep": rep, "rank": rank,
+                        "host": f"node{rank % 2}", "bytes": moved, "transfers": moved // transfer_size,
+                        "open_s": 1e-4, "transfer_s": elapsed - 2e-4, "close_s": 1e-4,
+                        "elapsed_s": elapsed, "stonewalled": approach in stonewalled,
+                        "verified": verified if op == "read" else None,
+                        "error": "block 0: wrong value" if verified is False and op == "read" else None,
+                    })
+    keys = []
+    for record in records:
+        if (record["approach"], record["op"], record["rep"]) not in keys:
+            keys.append((record["approach"], record["op"], record["rep"]))
+    phases = [reduce_phase([r for r in records if (r["approach"], r["op"], r["rep"]) == key]) for key in keys]
+    parameters = {
+        "approaches": list(rates_mib_s), "block_size": block_size, "transfer_size": transfer_size,
+        "segments": 1, "file_per_process": False, "file": "/scratch/jiobench.dat", "write": True,
+        "read": True, "repetitions": reps, "fsync": False, "deadline_s": 5.0 if stonewalled else None,
+        "reorder": False, "type": "int", "buffer_size": buffer_size, "order": "sequential",
+        "verify": verified is not None, "seed": 42, "keep": False, "overwrite": True,
+        "calibrate_rate": 64 * MIB,
+    }
+    parameters.update(overrides)
+    run = {
+        "schema": "jiobench-run/1",
+        "run_id": run_id,
+        "started": f"2024-01-02T03:04:{number % 60:02d}Z",
+        "finished": f"2024-01-02T03:05:{number % 60:02d}Z",
+        "parameters": parameters,
+        "environment": {
+            "command_line": ["jiobench", "run", "-n", str(ranks), "--", "-a", ",".join(rates_mib_s)],
+            "launcher": "mpirun", "ranks": ranks, "hosts": sorted({r["host"] for r in records}),
+            "ranks_per_host": {h: sum(1 for r in range(ranks) if f"node{r % 2}" == h)
+                               for h in sorted({r["host"] for r in records})},
+            "jvm": {"name": "OpenJDK 64-Bit Server VM", "vendor": "Debian", "version": "17.0.9",
+                    "args": ["-Xmx1g"]},
+            "mpi": {"library": "Open MPI v4.1.4", "standard": "3.1"},
+            "os": "Linux 6.1.0 amd64",
+            "filesystem": {"path": "/scratch", "type": "ext4", "striping": None},
+        },
+        "phases": phases,
+        "summary": summarize(phases),
+        "per_rank": records,
+    }
+    results.mkdir(parents=True, exist_ok=True)
+    path = results / f"{run_id}.json"
+    path.write_text(json.dumps(run, indent=1), encoding="utf-8")
+    return path
