@@ -1,0 +1,25 @@
+package org.jiobench.bulk;
+
+/**
+ * How a bulk object keeps the temporary byte buffer in which array elements become the bytes of the
+ * file or stream: the paper's option to recycle that buffer between calls.
+ *
+ * @param chunkBytes the buffer's size bound: an array of more bytes moves in chunks of at most this
+ *                   many (at least {@value #MIN_CHUNK_BYTES}, one long or double)
+ * @param recycle    whether the buffer is kept for later calls, or made afresh for each call and
+ *                   dropped after it
+ */
+public record BufferPolicy(int chunkBytes, boolean recycle) {
+
+    public static final int MIN_CHUNK_BYTES = Long.BYTES;
+    public static final int DEFAULT_CHUNK_BYTES = 1 << 20;
+
+    /** A buffer of up to {@value #DEFAULT_CHUNK_BYTES} bytes, kept between calls. */
+    public static final BufferPolicy DEFAULT = new BufferPolicy(DEFAULT_CHUNK_BYTES, true);
+
+    public BufferPolicy {
+        if (chunkBytes < MIN_CHUNK_BYTES) {
+            throw new IllegalArgumentException("chunkBytes " + chunkBytes + " is less than " + MIN_CHUNK_BYTES);
+        }
+    }
+}

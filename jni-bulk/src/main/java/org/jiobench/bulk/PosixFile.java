@@ -1,0 +1,94 @@
+package org.jiobench.bulk;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * A file opened with open(2), for I/O the way a C program does it: a whole phase of pwrite or pread
+ * calls runs in one native call, from one direct buffer, at the offsets given.
+ *
+ * <p>Errors of the system calls are IOExceptions naming the call, the reason and the file. An instance
+ * is not meant for use by several threads at once.
+ */
+public final class PosixFile implements Closeable {
+
+    static {
+        NativeLibrary.load();
+    }
+
+    private final String path;
+    private int fd;
+
+    private PosixFile(String path, int fd) {
+        this.path = path;
+        this.fd = fd;
+    }
+
+    /**
+     * Opens {@code path} read-only, or for writing with {@code O_WRONLY | O_CREAT} and mode 0666 (less
+     * the umask). Writing does not truncate: several processes can write their own parts of one file.
+     */
+    public static PosixFile open(Path path, boolean forWrite) throws IOException {
+        String name = Objects.requireNonNull(path, "path").toString();
+        return new PosixFile(name, open(NativePath.of(path), name, forWrite));
+    }
+
+    /**
+     * Runs one phase: for each {@code k} from 0, writes (or reads) the first {@code length} bytes of
+     * {@code directBuffer} at {@code offsets[k]} of the file, all of them, between
+     * {@code callback.beforeTransfer(k)} and {@code callback.afterTransfer(k)} when a callback is given.
+     * The buffer's position and limit play no part.
+     *
+     * @param callback null, or called around each transfer; its {@code beforeTransfer} can end the phase early
+     * @return the number of transfers done: {@code offsets.length}, or fewer if the callback ended the phase
+     * @throws java.io.EOFException      if a read reaches the end of the file
+     * @throws NullPointerException      if {@code directBuffer} or {@code offsets} is null
+     * @throws IllegalArgumentException  if the buffer is not direct or an offset is negative (or so large
+     *                                   that the transfer would end past {@code Long.MAX_VALUE}); no
+     *                                   transfer is made then
+     * @throws IndexOutOfBoundsException if {@code length} is negative or more than the buffer's capacity
+     */
+    public int transfer(boolean write, ByteBuffer directBuffer, int length, long[] offsets, TransferCallback callback)
+            throws IOException {
+        return transfer(openDescriptor(), path, write, directBuffer, length, offsets, callback);
+    }
+
+    /** fsync(2): the data and metadata written so far reach storage. */
+    public void fsync() throws IOException {
+        fsync(openDescriptor(), path);
+    }
+
+    /** Closes the file; closing it again does nothing. */
+    @Override
+    public void close() throws IOException {
+        if (fd >= 0) {
+            int closing = fd;
+            fd = -1;
+            close(closing, path);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "PosixFile[" + path + (fd < 0 ? ", closed]" : "]");
+    }
+
+    private int openDescriptor() throws IOException {
+        if (fd < 0) {
+            throw new IOException(path + ": closed");
+        }
+        return fd;
+    }
+
+    private static native int open(byte[] nativePath, String path, boolean forWrite) throws IOException;
+
+    private static native int transfer(int fd, String path, boolean write, ByteBuffer buffer, int length,
+            long[] offsets, TransferCallback callback) throws IOException;
+
+    private static native void fsync(int fd, String path) throws IOException;
+
+    private static native void close(int fd, String path) throws IOException;
+}
