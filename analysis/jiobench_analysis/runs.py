@@ -60,7 +60,7 @@ def load_run(path: Path) -> dict:
     try:
         run = json.loads(text)
     except json.JSONDecodeError as err:
-        raise _NotJSON(f"{path}: not a run file: invalid JSON ({err.msg} at line {err.lineno})") from None
+        raise _NotJSON(f"{path}: not a run file: invalid JSON, line {err.lineno}: {err.msg}") from None
     if not isinstance(run, dict) or "schema" not in run:
         raise _NotARunFile(f"{path}: not a run file: no 'schema' key")
     schema = run["schema"]

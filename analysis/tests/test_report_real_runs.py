@@ -80,12 +80,14 @@ def test_the_bandwidth_table_holds_the_run_files_summary_numbers(real_report, re
     assert checked == len(table) == 6  # (1 MiB at 1 and 2 ranks, 256 KiB at 2) x (write, read)
 
 
-def test_the_calibrate_rate_comes_out_as_programmed(real_report):
-    # calibrate waits at least its programmed time, and more when a shared core is busy elsewhere:
-    # its best repetition is the programmed rate, none is faster.
+def test_the_calibrate_rate_is_never_beaten(real_report):
+    # calibrate waits at least its programmed time per transfer, and longer when the machine's
+    # cores are busy with other work (tests of other parts may run beside these): no repetition
+    # is faster than ranks x the programmed rate, and a loaded machine stays within a factor 2.
     table = pd.read_csv(real_report.out / "bandwidth.csv")
     for _, point in table.iterrows():
-        assert point["max_mib_s"] == pytest.approx(point["ranks"] * RATE, rel=0.03)
+        programmed = point["ranks"] * RATE
+        assert programmed / 2 < point["min_mib_s"] <= point["max_mib_s"] <= programmed * 1.01
 
 
 def test_the_markdown_table_shows_the_same_means(real_report):

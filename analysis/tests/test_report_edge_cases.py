@@ -1,0 +1,95 @@
+"""What real quick runs cannot show: a c-posix reference beside approaches five orders of
+magnitude slower, pooled runs, failed verification, a buffer-size sweep."""
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from conftest import run_report
+from handmade_runs import run_file
+from jiobench.reduce import summarize
+from jiobench_analysis.points import bandwidth_points, varied_parameters
+from jiobench_analysis.runs import load_runs
+
+RATES = {"c-posix": 900.0, "raw-bytes": 850.0, "encode-decode": 300.0, "data-stream": 0.0007}
+
+
+def test_runs_at_the_same_point_pool_their_phases_through_the_one_reduction(tmp_path):
+    paths = [run_file(tmp_path, {"raw-bytes": 100.0}, seed=seed, file=f"/scratch/{seed}.dat")
+             for seed in (1, 2)]
+    runs = load_runs([str(tmp_path)])
+    assert varied_parameters(runs) == []  # the file name does not change what is measured
+    points = bandwidth_points(runs, [])
+    phases = [p for path in paths for p in json.loads(path.read_text())["phases"]]
+    for _, point in points.iterrows():
+        (expected,) = summarize([p for p in phases if p["op"] == point["op"]])
+        assert point["reps"] == 6 and point["runs"] == 2
+        for stat in ("mean", "min", "max", "stddev"):
+            assert point[stat] == expected["bw_mib_s"][stat]
+
+
+def test_ratios_are_to_c_posix_at_the_same_op_and_ranks(tmp_path):
+    for ranks in (1, 4):
+        run_file(tmp_path / "runs", RATES, ranks=ranks, seed=ranks)
+    done = run_report([str(tmp_path / "runs"), "-o", str(tmp_path / "out")])
+    assert done.code == 0, done.stderr
+    table = pd.read_csv(tmp_path / "out" / "bandwidth.csv")
+    for (op, ranks), rows in table.groupby(["op", "ranks"]):
+        reference = rows.loc[rows["approach"] == "c-posix", "mean_mib_s"].iloc[0]
+        for _, row in rows.iterrows():
+            assert row["ratio_to_c-posix"] == row["mean_mib_s"] / reference
+    slow = table[table["approach"] == "data-stream"]["ratio_to_c-posix"]
+    assert ((slow > 1e-7) & (slow < 1e-5)).all()
+    assert "| ratio to c-posix |" in (tmp_path / "out" / "bandwidth.md").read_text()
+    assert "/c-posix" in done.stdout.splitlines()[0]
+
+
+def test_a_failed_verification_is_the_first_thing_the_page_says(tmp_path):
+    run_file(tmp_path / "runs", {"raw-bytes": 100.0}, verified=False)
+    done = run_report([str(tmp_path / "runs"), "-o", str(tmp_path / "out")])
+    assert done.code == 0, done.stderr
+    page = (tmp_path / "out" / "report.html").read_text()
+    assert page.index("verification FAILED in 3 phases: raw-bytes read") < page.index("<figure>")
+    assert '<tr class="failed">' in page
+    assert "| NO |" in (tmp_path / "out" / "phases.md").read_text()
+    assert "VERIFY FAILED" in done.stdout
+
+
+def test_stonewalled_points_are_hollow_and_daggered(tmp_path):
+    run_file(tmp_path / "runs", RATES, stonewalled=("data-stream",))
+    done = run_report([str(tmp_path / "runs"), "-o", str(tmp_path / "out")])
+    assert done.code == 0, done.stderr
+    markdown = (tmp_path / "out" / "bandwidth.md").read_text()
+    stonewalled = [line for line in markdown.splitlines() if "†" in line and line.startswith("|")]
+    assert [line.split("|")[1].strip() for line in stonewalled] == ["data-stream", "data-stream"]
+    svg = (tmp_path / "out" / "bandwidth-vs-ranks.svg").read_text()
+    assert "hollow: stonewalled" in svg
+
+
+def test_a_buffer_size_sweep_gets_its_own_figure(tmp_path):
+    for buffer_size in (512, 8192, 65536):
+        run_file(tmp_path / "runs", {"buffered-data-stream": 3.0 * buffer_size ** 0.1},
+                 buffer_size=buffer_size, seed=buffer_size)
+    done = run_report([str(tmp_path / "runs"), "-o", str(tmp_path / "out")])
+    assert done.code == 0, done.stderr
+    names = {path.name for path in (tmp_path / "out").iterdir()}
+    assert {"bandwidth-vs-buffer-size.png", "bandwidth-vs-buffer-size.svg"} <= names
+    assert "bandwidth-vs-transfer-size.png" not in names
+    assert "buffer_size" in pd.read_csv(tmp_path / "out" / "bandwidth.csv").columns
+    header = done.stdout.splitlines()[0].split()
+    assert "buffer" in header
+
+
+@pytest.mark.parametrize("approaches, reference", [
+    (["raw-bytes", "c-posix"], "c-posix"), (["encode-decode", "raw-bytes"], "raw-bytes"), (["data-stream"], None)])
+def test_the_reference_is_c_posix_else_raw_bytes(tmp_path, approaches, reference):
+    run_file(tmp_path, {a: RATES[a] for a in approaches})
+    points = bandwidth_points(load_runs([str(tmp_path)]), [])
+    ratios = points.set_index(["approach", "op"])["ratio"]
+    if reference:
+        assert ratios.loc[(reference, "write")] == 1.0
+        assert points["approach"].iloc[0] == reference  # listed first
+    else:
+        assert ratios.isna().all()

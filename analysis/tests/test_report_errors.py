@@ -1,0 +1,155 @@
+"""User mistakes: one line on stderr, exit code 2, no traceback; --help explains the options."""
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import JIOBENCH, run_report
+from handmade_runs import run_file
+
+PREFIX = "jiobench report: error: "
+
+
+def write(path: Path, text: str) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return str(path)
+
+
+def good_run(tmp_path: Path) -> dict:
+    return json.loads(run_file(tmp_path / "good", {"raw-bytes": 100.0}).read_text())
+
+
+def case_missing_path(tmp_path):
+    return [str(tmp_path / "nowhere.json"), "-o", str(tmp_path / "out")], "no such file or directory"
+
+
+def case_bad_json(tmp_path):
+    return [write(tmp_path / "bad.json", '{"schema": "jiobench-run/1", '), "-o", str(tmp_path / "out")], "invalid JSON"
+
+
+def case_not_a_run_file(tmp_path):
+    return [write(tmp_path / "other.json", '{"name": "x"}'), "-o", str(tmp_path / "out")], "no 'schema' key"
+
+
+def case_json_array(tmp_path):
+    return [write(tmp_path / "list.json", "[1, 2]"), "-o", str(tmp_path / "out")], "not a run file"
+
+
+def case_unknown_schema(tmp_path):
+    run = good_run(tmp_path)
+    run["schema"] = "jiobench-run/2"
+    return [write(tmp_path / "v2.json", json.dumps(run)), "-o", str(tmp_path / "out")], "unknown run file schema"
+
+
+def case_unknown_schema_in_a_directory(tmp_path):
+    run = good_run(tmp_path)
+    run["schema"] = "jiobench-run/2"
+    write(tmp_path / "dir" / "v2.json", json.dumps(run))
+    return [str(tmp_path / "dir"), "-o", str(tmp_path / "out")], "unknown run file schema"
+
+
+def case_missing_keys(tmp_path):
+    run = good_run(tmp_path)
+    del run["summary"], run["phases"]
+    return [write(tmp_path / "short.json", json.dumps(run)), "-o", str(tmp_path / "out")], "lacks phases, summary"
+
+
+def case_summary_row_lacks_statistics(tmp_path):
+    run = good_run(tmp_path)
+    del run["summary"][0]["bw_mib_s"]["stddev"]
+    return [write(tmp_path / "row.json", json.dumps(run)), "-o", str(tmp_path / "out")], "summary[0].bw_mib_s lacks stddev"
+
+
+def case_empty_directory(tmp_path):
+    (tmp_path / "empty").mkdir()
+    return [str(tmp_path / "empty"), "-o", str(tmp_path / "out")], "no run files"
+
+
+def case_directory_without_run_files(tmp_path):
+    write(tmp_path / "configs" / "settings.json", '{"threads": 4}')
+    return [str(tmp_path / "configs"), "-o", str(tmp_path / "out")], "no run files"
+
+
+def case_no_measured_phases(tmp_path):
+    run = good_run(tmp_path)
+    run["summary"], run["phases"] = [], []
+    return [write(tmp_path / "none.json", json.dumps(run)), "-o", str(tmp_path / "out")], "no measured phases"
+
+
+def case_no_results(tmp_path):
+    return ["-o", str(tmp_path / "out")], "no RESULTS given"
+
+
+def case_output_is_a_file(tmp_path):
+    path = run_file(tmp_path / "good", {"raw-bytes": 100.0})
+    return [str(path), "-o", write(tmp_path / "file", "x")], "not a directory"
+
+
+def case_unknown_option(tmp_path):
+    return ["--frobnicate", str(tmp_path)], "unrecognized arguments"
+
+
+def case_compare_needs_two_sets(tmp_path):
+    return ["--compare", str(tmp_path)], "expected 2 arguments"
+
+
+def case_compare_and_results(tmp_path):
+    path = str(run_file(tmp_path / "good", {"raw-bytes": 100.0}))
+    return [path, "--compare", path, path], "not both"
+
+
+def case_compare_missing_set(tmp_path):
+    path = str(run_file(tmp_path / "good", {"raw-bytes": 100.0}))
+    return ["--compare", path, str(tmp_path / "missing")], "no such file or directory"
+
+
+def case_compare_nothing_in_common(tmp_path):
+    a = str(run_file(tmp_path / "a", {"raw-bytes": 100.0}, ranks=1))
+    b = str(run_file(tmp_path / "b", {"raw-bytes": 100.0}, ranks=4))
+    return ["--compare", a, b], "no point"
+
+
+CASES = [case for name, case in sorted(globals().items()) if name.startswith("case_")]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.__name__[5:] for case in CASES])
+def test_a_mistake_gives_one_line_and_exit_code_2(case, tmp_path):
+    argv, words = case(tmp_path)
+    done = run_report(argv)
+    assert done.code == 2
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith(PREFIX) and words in lines[0], lines[0]
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "out" / "report.html").exists()
+
+
+def test_the_command_line_gives_the_same_line(tmp_path):
+    done = subprocess.run([str(JIOBENCH), "report", str(tmp_path / "missing.json"), "-o", str(tmp_path / "out")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"{PREFIX}{tmp_path / 'missing.json'}: no such file or directory"
+
+
+def test_help_documents_both_forms_and_the_significance_rule():
+    done = run_report(["--help"])
+    assert done.code == 0
+    assert "jiobench report RESULTS... [-o DIR]" in done.stdout
+    assert "jiobench report --compare A B [-o DIR]" in done.stdout
+    assert "do not overlap" in done.stdout and "c-posix" in done.stdout
+
+
+def test_a_directory_skips_json_files_that_are_not_run_files(tmp_path):
+    run_file(tmp_path / "results", {"raw-bytes": 100.0})
+    write(tmp_path / "results" / "sweep.json", '{"ranks": [1, 2, 4]}')
+    write(tmp_path / "results" / "nested" / "cut-short.json", '{"schema": "jiobench-run/1", "run_')
+    done = run_report([str(tmp_path / "results"), "-o", str(tmp_path / "out")])
+    assert done.code == 0, done.stderr
+    (warning,) = done.stderr.splitlines()
+    assert warning.startswith(f"jiobench report: warning: skipping {tmp_path / 'results' / 'nested' / 'cut-short.json'}: "
+                              "not a run file: invalid JSON, line 1")
+    assert (tmp_path / "out" / "report.html").exists()
