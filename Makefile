@@ -1,0 +1,45 @@
+# jiobench: `make run` runs the main job on this workstation, `make test` runs every test.
+# Both install what is missing first (Debian packages, the project's virtualenv, the Maven build).
+SHELL := /bin/bash
+VENV := .venv
+PYTHON := $(VENV)/bin/python
+JAR := runner/target/jiobench-runner.jar
+MVN := mvn -B -ntp
+
+# The main job: 2 ranks through mpirun, one shared file under scratch/, every approach, write
+# then read, 3 repetitions. The deadline keeps the per-element approaches (kB/s) to seconds.
+RANKS ?= 2
+SCRATCH ?= scratch
+RESULTS ?= results
+JOB ?= -a all -b 16MiB -t 1MiB -i 3 -D 2 --verify
+
+.PHONY: all deps test-deps build run test clean
+
+all: build
+
+deps:
+	scripts/debian-packages.sh run
+
+test-deps:
+	scripts/debian-packages.sh test
+
+$(VENV)/.installed: pyproject.toml
+	python3 -m venv $(VENV)
+	$(PYTHON) -m pip install -q --upgrade pip
+	$(PYTHON) -m pip install -q -e '.[test]'
+	touch $@
+
+build: deps $(VENV)/.installed
+	$(MVN) -q install -DskipTests
+
+run: build
+	mkdir -p $(SCRATCH)
+	bin/jiobench run -n $(RANKS) -- $(JOB) -o $(SCRATCH)/jiobench.dat --results $(RESULTS)
+
+test: test-deps $(VENV)/.installed
+	$(MVN) install
+	$(PYTHON) -m pytest -q
+
+clean:
+	$(MVN) -q clean
+	rm -rf $(VENV) $(SCRATCH) *.egg-info

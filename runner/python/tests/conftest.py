@@ -1,0 +1,66 @@
+"""Runs the real thing: bin/jiobench under mpirun, with real JVMs and real files."""
+from __future__ import annotations
+
+import json
+import struct
+import subprocess
+from pathlib import Path
+
+import pytest
+
+HOME = Path(__file__).resolve().parents[3]
+JIOBENCH = HOME / "bin" / "jiobench"
+
+
+class Run:
+    def __init__(self, completed: subprocess.CompletedProcess):
+        self.code = completed.returncode
+        self.stdout = completed.stdout
+        self.stderr = completed.stderr
+
+    @property
+    def file(self) -> dict:
+        """The run file whose path is the last line printed."""
+        path = self.stdout.strip().splitlines()[-1]
+        return json.loads(Path(path).read_text())
+
+    def __repr__(self):
+        return f"exit {self.code}\n--- stdout\n{self.stdout}\n--- stderr\n{self.stderr}"
+
+
+@pytest.fixture
+def jiobench(tmp_path):
+    """Calls `bin/jiobench run -n RANKS -- ARGS` with results under the test's own directory."""
+
+    def run(*args: str, ranks: int = 2, timeout: float = 120, results: bool = True) -> Run:
+        runner_args = list(args) + (["--results", str(tmp_path / "results")] if results else [])
+        completed = subprocess.run([str(JIOBENCH), "run", "-n", str(ranks), "--", *runner_args],
+                                   capture_output=True, text=True, timeout=timeout, cwd=tmp_path)
+        return Run(completed)
+
+    return run
+
+
+def pattern_bits(g: int, seed: int) -> int:
+    """The data pattern (org.jiobench.workloads.Pattern), written again from its definition."""
+    mask = (1 << 64) - 1
+    z = (g * 0x9E3779B97F4A7C15 + seed) & mask
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+    return z ^ (z >> 31)
+
+
+def reference_bytes(type_id: str, elements: range, seed: int) -> bytes:
+    """Big-endian bytes of the pattern as DataOutput writes them, by Python's struct."""
+    out = bytearray()
+    for g in elements:
+        bits = pattern_bits(g, seed)
+        if type_id == "int":
+            out += struct.pack(">I", bits & 0xFFFF_FFFF)
+        elif type_id == "long":
+            out += struct.pack(">Q", bits)
+        elif type_id == "float":
+            out += struct.pack(">I", bits & 0xBFFF_FFFF)
+        elif type_id == "double":
+            out += struct.pack(">Q", bits & 0xBFFF_FFFF_FFFF_FFFF)
+    return bytes(out)

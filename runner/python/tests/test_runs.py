@@ -1,0 +1,165 @@
+"""End to end: bin/jiobench under real mpirun, 1 to 4 ranks, real JVMs, real files."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+
+from conftest import JIOBENCH, reference_bytes
+
+PAPER = ["raw-bytes", "encode-decode", "data-stream", "buffered-data-stream", "byte-array-stream"]
+
+
+def phases_by(run_file, key=lambda p: (p["approach"], p["op"])):
+    return {key(p): p for p in run_file["phases"]}
+
+
+@pytest.mark.parametrize("type_id", ["int", "long", "float", "double"])
+def test_every_paper_approach_round_trips_every_type(jiobench, tmp_path, type_id):
+    run = jiobench("-a", "paper", "--type", type_id, "-b", "64KiB", "-t", "16KiB", "-s", "2", "--verify",
+                   "-o", str(tmp_path / "f.dat"))
+    assert run.code == 0, run
+    phases = run.file["phases"]
+    assert {p["approach"] for p in phases} == set(PAPER)
+    assert len(phases) == 2 * len(PAPER)
+    for phase in phases:
+        assert phase["verified"] is True, phase
+        assert phase["bytes"] == 2 * 2 * 64 * 1024 and not phase["stonewalled"], phase
+    assert not (tmp_path / "f.dat").exists(), "a file the run created is removed unless --keep"
+
+
+@pytest.mark.parametrize("type_id", ["int", "double"])
+def test_every_approach_writes_the_same_bytes_as_an_independent_writer(jiobench, tmp_path, type_id):
+    seed = 99
+    ranks, block, segments = 2, 32 * 1024, 2
+    size = ranks * block * segments
+    element = 4 if type_id == "int" else 8
+    expected = reference_bytes(type_id, range(size // element), seed)
+    for approach in PAPER:
+        target = tmp_path / f"{approach}.dat"
+        run = jiobench("-a", approach, "-w", "--keep", "--type", type_id, "--seed", str(seed), "-b", "32KiB",
+                       "-t", "8KiB", "-s", str(segments), "--order", "shuffled", "-o", str(target), ranks=ranks)
+        assert run.code == 0, run
+        assert target.read_bytes() == expected, f"{approach} wrote other bytes than the reference"
+
+
+@pytest.mark.parametrize("ranks", [1, 2, 4])
+def test_calibrate_reports_its_programmed_rate(jiobench, ranks):
+    rate_mib = 64
+    run = jiobench("-a", "calibrate", "--calibrate-rate", f"{rate_mib}MiB", "-b", "64MiB", "-t", "2MiB", "-i", "2",
+                   ranks=ranks)
+    assert run.code == 0, run
+    for row in run.file["summary"]:
+        assert row["ranks"] == ranks
+        assert row["bw_mib_s"]["mean"] == pytest.approx(ranks * rate_mib, rel=0.02), row
+
+
+def test_a_corrupted_byte_fails_verification_naming_rank_and_offset(jiobench, tmp_path):
+    target = tmp_path / "f.dat"
+    common = ["-b", "64KiB", "-t", "16KiB", "-o", str(target)]
+    assert jiobench("-a", "raw-bytes", "-w", "--keep", *common).code == 0
+    corrupt_at = 64 * 1024 + 4321  # inside rank 1's block
+    with open(target, "r+b") as f:
+        f.seek(corrupt_at)
+        byte = f.read(1)
+        f.seek(corrupt_at)
+        f.write(bytes([byte[0] ^ 0x10]))
+    for approach in ["raw-bytes", "encode-decode"]:
+        run = jiobench("-a", approach, "-r", "--verify", *common)
+        assert run.code == 1, run
+        assert f"rank 1, {approach} read rep 0: wrong data at byte offset {corrupt_at}" in run.stderr, run
+        assert run.file["phases"][0]["verified"] is False
+    assert target.exists(), "a read-only run never removes the file"
+
+
+@pytest.mark.parametrize("layout", [[], ["-F"]], ids=["shared-file", "file-per-process"])
+def test_four_ranks_three_segments_shuffled_all_verified(jiobench, tmp_path, layout):
+    run = jiobench("-a", "raw-bytes,encode-decode,buffered-data-stream", *layout, "-s", "3", "--order", "shuffled",
+                   "-b", "64KiB", "-t", "8KiB", "--verify", "-C", "--keep", "-o", str(tmp_path / "f.dat"), ranks=4)
+    assert run.code == 0, run
+    assert all(p["verified"] is True and p["ranks"] == 4 for p in run.file["phases"]), run.file["phases"]
+    files = sorted(p.name for p in tmp_path.glob("f.dat*"))
+    assert files == ([f"f.dat.{r:08d}" for r in range(4)] if layout else ["f.dat"])
+
+
+def test_the_run_file_records_what_was_run(jiobench, tmp_path):
+    run = jiobench("-a", "raw-bytes", "-b", "64KiB", "-t", "16KiB", "-i", "2", "-e", "-o", str(tmp_path / "f.dat"))
+    assert run.code == 0, run
+    data = run.file
+    assert data["schema"] == "jiobench-run/1"
+    assert data["parameters"]["fsync"] is True and data["parameters"]["repetitions"] == 2
+    env = data["environment"]
+    assert env["launcher"] == "mpirun" and env["ranks"] == 2
+    assert env["jvm"]["version"] and "Open MPI" in env["mpi"]["library"]
+    assert env["filesystem"]["type"] and sum(env["ranks_per_host"].values()) == 2
+    assert len(data["per_rank"]) == 2 * 2 * 2
+    assert [(p["op"], p["rep"]) for p in data["phases"]] == [("write", 0), ("read", 0), ("write", 1), ("read", 1)]
+    csv_lines = (tmp_path / "results" / f"{data['run_id']}.ranks.csv").read_text().strip().splitlines()
+    assert len(csv_lines) == 1 + 8
+    assert "raw-bytes" in run.stdout and "Summary" in run.stdout
+
+
+def test_a_deadline_stonewalls_a_slow_phase_and_reads_only_what_was_written(jiobench, tmp_path):
+    run = jiobench("-a", "data-stream", "-b", "4MiB", "-t", "256KiB", "-D", "0.2", "--verify",
+                   "-o", str(tmp_path / "f.dat"))
+    assert run.code == 0, run
+    phases = phases_by(run.file)
+    write, read = phases[("data-stream", "write")], phases[("data-stream", "read")]
+    assert write["stonewalled"] is True and write["bytes"] < 2 * 4 * 1024 * 1024
+    assert read["verified"] is True and read["bytes"] <= write["bytes"]
+    assert "stonewalled" in run.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-a", "no-such-approach"], "unknown approach 'no-such-approach'"),
+    (["-b", "3MiB", "-t", "2MiB"], "is not a multiple of transfer size"),
+    (["-b", "12", "-t", "6", "--type", "long"], "not a multiple of the long size"),
+    (["-b", "0"], "must be larger than zero"),
+    (["-t", "-4MiB"], "is not a size"),
+    (["-o", "/proc/self/jiobench.dat"], "cannot write in directory /proc/self"),
+    (["-o", "/nonexistent-dir/jiobench.dat"], "directory /nonexistent-dir does not exist"),
+    (["-r", "-o", "missing.dat"], "does not exist: nothing to read"),
+])
+def test_bad_input_is_one_line_and_exit_two(jiobench, args, message):
+    run = jiobench(*args, ranks=2, timeout=60, results=False)
+    assert run.code == 2, run
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1, run
+    assert message in lines[0] and lines[0].startswith("jiobench: error: "), run
+    assert "Traceback" not in run.stderr and "Exception" not in run.stderr
+
+
+def test_an_existing_file_is_never_clobbered(jiobench, tmp_path):
+    precious = tmp_path / "precious.dat"
+    precious.write_bytes(b"user data" * 1000)
+    run = jiobench("-a", "raw-bytes", "-b", "4KiB", "-t", "4KiB", "-o", str(precious), results=False)
+    assert run.code == 2 and "--overwrite" in run.stderr, run
+    assert precious.read_bytes() == b"user data" * 1000
+    run = jiobench("-a", "raw-bytes", "-b", "4KiB", "-t", "4KiB", "--overwrite", "-o", str(precious))
+    assert run.code == 0, run
+    assert precious.exists() and precious.stat().st_size == 9000, "written over in place, never truncated or removed"
+
+
+def test_a_rank_that_dies_ends_the_whole_job(tmp_path):
+    """Kill one rank's JVM in the middle of a phase: the job must end with an error, not hang."""
+    job = subprocess.Popen([str(JIOBENCH), "run", "-n", "2", "--", "-a", "data-stream", "-b", "64MiB", "-t", "1MiB",
+                            "-o", str(tmp_path / "f.dat"), "--results", str(tmp_path / "results")],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                           start_new_session=True)
+    try:
+        assert job.stdout.readline().startswith("jiobench: 2 ranks"), "the run header comes once all ranks started"
+        time.sleep(0.5)
+        found = subprocess.run(["pgrep", "-f", f"^java .*jiobench-runner.jar.*{tmp_path}"], capture_output=True,
+                               text=True)
+        jvms = [int(pid) for pid in found.stdout.split()]
+        assert len(jvms) == 2, found
+        os.kill(jvms[-1], signal.SIGKILL)
+        out, err = job.communicate(timeout=30)
+    finally:
+        if job.poll() is None:
+            os.killpg(job.pid, signal.SIGKILL)
+    assert job.returncode != 0
+    assert "failed: the JVM exited with code -9 in the middle of the run" in err, err
