@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# A private single-node Slurm cluster (munged + slurmctld + slurmd) under one directory, for
+# trying jiobench's Slurm path on a workstation and for its tests. Everything (config, state,
+# sockets, logs) lives under DIR; the daemons are stopped by the PIDs in their pid files.
+#
+#   slurm/local-cluster.sh start DIR   # prints: export SLURM_CONF=DIR/slurm.conf
+#   slurm/local-cluster.sh stop DIR
+set -euo pipefail
+
+usage() { echo "usage: $0 start|stop DIR" >&2; exit 2; }
+[ $# -eq 2 ] || usage
+action=$1
+dir=$(mkdir -p "$2" && cd "$2" && pwd)
+conf="$dir/slurm.conf"
+
+wait_for() {  # wait_for SECONDS COMMAND...: polls until the command succeeds
+  local deadline=$((SECONDS + $1)); shift
+  until "$@" >/dev/null 2>&1; do
+    [ $SECONDS -lt $deadline ] || return 1
+    sleep 0.1
+  done
+}
+
+start() {
+  for daemon in munged mungekey slurmctld slurmd; do
+    command -v "$daemon" >/dev/null || { echo "$0: $daemon is missing (Debian: munge slurmctld slurmd slurm-client)" >&2; exit 1; }
+  done
+  mkdir -p "$dir/munge" "$dir/state" "$dir/spool" "$dir/tmp" "$dir/log"
+  chmod 0755 "$dir" "$dir/munge"   # munged refuses a socket directory it considers insecure
+  [ -f "$dir/munge/munge.key" ] || mungekey -c -k "$dir/munge/munge.key" >/dev/null
+  chmod 0600 "$dir/munge/munge.key"
+  munged --socket="$dir/munge/munge.socket.2" --key-file="$dir/munge/munge.key" \
+         --pid-file="$dir/munge/munged.pid" --log-file="$dir/log/munged.log" --seed-file="$dir/munge/munged.seed"
+  local cpus; cpus=${JIOBENCH_SLURM_CPUS:-8}
+  cat > "$conf" <<CONF
+ClusterName=jiobench
+SlurmctldHost=localhost
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$dir/munge/munge.socket.2
+StateSaveLocation=$dir/state
+SlurmdSpoolDir=$dir/spool
+TmpFS=$dir/tmp
+SlurmctldPidFile=$dir/slurmctld.pid
+SlurmdPidFile=$dir/slurmd.pid
+SlurmctldLogFile=$dir/log/slurmctld.log
+SlurmdLogFile=$dir/log/slurmd.log
+MailProg=/bin/true
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+MpiDefault=none
+SchedulerParameters=batch_sched_delay=0
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+EnforcePartLimits=ALL
+ReturnToService=2
+SlurmdParameters=config_overrides
+NodeName=localhost CPUs=$cpus Boards=1 SocketsPerBoard=1 CoresPerSocket=$cpus ThreadsPerCore=1 RealMemory=1000
+PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
+CONF
+  export SLURM_CONF="$conf"
+  slurmctld -f "$conf"
+  slurmd -f "$conf" -N localhost
+  if ! wait_for 30 sh -c "sinfo -h -o %t | grep -qx idle"; then
+    echo "$0: the node did not come up; see $dir/log" >&2
+    stop
+    exit 1
+  fi
+  echo "export SLURM_CONF=$conf"
+}
+
+stop() {
+  export SLURM_CONF="$conf"
+  if [ -f "$conf" ] && command -v scancel >/dev/null; then scancel --user="$(id -un)" 2>/dev/null || true; fi
+  for pidfile in "$dir/slurmd.pid" "$dir/slurmctld.pid" "$dir/munge/munged.pid"; do
+    [ -f "$pidfile" ] || continue
+    pid=$(cat "$pidfile")
+    kill "$pid" 2>/dev/null || true
+    wait_for 10 sh -c "! kill -0 $pid" || kill -9 "$pid" 2>/dev/null || true
+    rm -f "$pidfile"
+  done
+}
+
+case "$action" in
+  start) start ;;
+  stop) stop ;;
+  *) usage ;;
+esac
