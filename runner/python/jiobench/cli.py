@@ -35,12 +35,13 @@ def available_slots() -> int:
 
 def launch_command(options, runner_args: list[str]) -> list[str]:
     """The mpirun or srun line that starts one launcher per rank."""
-    rank_program = [sys.executable, "-m", "jiobench.launch", "--java", options.java, "--jar", str(JAR),
-                    "--jvm-args", options.jvm_args, "--launcher", options.launcher,
-                    "--command-line", shlex.join(["jiobench", "run", *options.original]), "--", *runner_args]
+    rank_program = [sys.executable, "-m", "jiobench.launch", f"--java={options.java}", f"--jar={JAR}",
+                    f"--jvm-args={options.jvm_args}", f"--launcher={options.launcher}",
+                    f"--command-line={shlex.join(['jiobench', 'run', *options.original])}", "--", *runner_args]
     if options.launcher == "srun":
         return ["srun", "--mpi=pmix", "-n", str(options.ranks), *shlex.split(options.launcher_args), *rank_program]
-    mpirun = ["mpirun", "-np", str(options.ranks)]
+    # -q: the launchers say what went wrong in one line; mpirun's banners would repeat it.
+    mpirun = ["mpirun", "-q", "-np", str(options.ranks)]
     if os.geteuid() == 0:
         mpirun.append("--allow-run-as-root")
     if options.ranks > available_slots():
