@@ -10,7 +10,7 @@ import pytest
 
 from conftest import JIOBENCH, reference_bytes
 
-PAPER = ["raw-bytes", "encode-decode", "data-stream", "buffered-data-stream", "byte-array-stream"]
+PAPER = ["raw-bytes", "encode-decode", "data-stream", "buffered-data-stream", "byte-array-stream", "bulk-jni"]
 
 
 def phases_by(run_file, key=lambda p: (p["approach"], p["op"])):
@@ -38,7 +38,7 @@ def test_every_approach_writes_the_same_bytes_as_an_independent_writer(jiobench,
     size = ranks * block * segments
     element = 4 if type_id == "int" else 8
     expected = reference_bytes(type_id, range(size // element), seed)
-    for approach in PAPER:
+    for approach in PAPER + ["c-posix"]:
         target = tmp_path / f"{approach}.dat"
         run = jiobench("-a", approach, "-w", "--keep", "--type", type_id, "--seed", str(seed), "-b", "32KiB",
                        "-t", "8KiB", "-s", str(segments), "--order", "shuffled", "-o", str(target), ranks=ranks)

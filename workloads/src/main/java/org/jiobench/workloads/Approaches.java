@@ -15,11 +15,14 @@ public final class Approaches {
             new DataStream(),
             new BufferedDataStream(),
             new ByteArrayStream(),
+            new BulkJni(),
+            new CPosix(),
             new Calibrate());
 
     /** Names that stand for several approaches in {@code -a}. */
     private static final Map<String, List<String>> GROUPS = Map.of(
-            "paper", List.of("raw-bytes", "encode-decode", "data-stream", "buffered-data-stream", "byte-array-stream"),
+            "paper", List.of("raw-bytes", "encode-decode", "data-stream", "buffered-data-stream", "byte-array-stream",
+                    "bulk-jni"),
             "all", ALL.stream().map(Approach::id).toList());
 
     private Approaches() {

@@ -4,6 +4,8 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import org.jiobench.bulk.BulkDataInput;
+import org.jiobench.bulk.BulkDataOutput;
 
 final class DoubleElements implements ElementArray {
     final double[] values;
@@ -35,6 +37,14 @@ final class DoubleElements implements ElementArray {
 
     @Override public void decode(byte[] bytes) {
         for (int i = 0; i < values.length; i++) values[i] = Double.longBitsToDouble(BigEndian.getLong(bytes, 8 * i));
+    }
+
+    @Override public void writeArray(BulkDataOutput out) throws IOException {
+        out.writeArray(values);
+    }
+
+    @Override public void readArray(BulkDataInput in) throws IOException {
+        in.readArray(values);
     }
 
     @Override public void putInto(ByteBuffer buffer) {

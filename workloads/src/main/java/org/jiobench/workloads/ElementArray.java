@@ -4,6 +4,8 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import org.jiobench.bulk.BulkDataInput;
+import org.jiobench.bulk.BulkDataOutput;
 
 /**
  * The rank's array of one transfer, of one primitive type. Each conversion is a plain loop over
@@ -28,6 +30,11 @@ public interface ElementArray {
     void encode(byte[] bytes);
 
     void decode(byte[] bytes);
+
+    /** The whole array in one call: the paper's bulk extension (section 5). */
+    void writeArray(BulkDataOutput out) throws IOException;
+
+    void readArray(BulkDataInput in) throws IOException;
 
     /** Bulk copy into a big-endian buffer at its position, through the JDK's typed views. */
     void putInto(ByteBuffer buffer);

@@ -15,7 +15,11 @@ abstract class RandomAccessFileIo implements TransferIo {
     protected final RandomAccessFile file;
 
     RandomAccessFileIo(Path path, IoMode mode) throws IOException {
-        this.file = new RandomAccessFile(path.toFile(), mode.randomAccessMode());
+        this(new RandomAccessFile(path.toFile(), mode.randomAccessMode()));
+    }
+
+    RandomAccessFileIo(RandomAccessFile file) {
+        this.file = file;
     }
 
     /** An open file whose transfers are one lambda. */

@@ -1,14 +1,11 @@
 package org.jiobench.workloads;
 
-import java.io.IOException;
+import org.jiobench.bulk.TransferCallback;
 
 /**
  * What the runner does around each transfer of a phase, with its clock stopped: fill the array
- * before a write, check it after a read, and end the phase at the deadline.
+ * before a write, check it after a read, and end the phase at the deadline
+ * ({@code beforeTransfer} returns false). The same callback the native loop of c-posix calls.
  */
-public interface TransferHooks {
-    /** @return false to end the phase before transfer k (the deadline passed) */
-    boolean beforeTransfer(int k) throws IOException;
-
-    void afterTransfer(int k) throws IOException;
+public interface TransferHooks extends TransferCallback {
 }

@@ -1,0 +1,39 @@
+package org.jiobench.workloads;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import org.jiobench.bulk.BufferPolicy;
+import org.jiobench.bulk.BulkRandomAccessFile;
+
+/**
+ * Paper 5-6: {@code BulkRandomAccessFile.writeArray/readArray}, one call per transfer, through the
+ * JNI library of jni-bulk. Its conversion buffer holds a whole transfer and is recycled between
+ * calls (the paper's tunable), so each call is one byte-swapping copy and one pwrite or pread.
+ */
+public final class BulkJni implements Approach {
+    @Override public String id() { return "bulk-jni"; }
+
+    @Override public String description() {
+        return "BulkRandomAccessFile.writeArray/readArray of the typed array through JNI (paper 5-6)";
+    }
+
+    @Override public DataForm dataForm() { return DataForm.TYPED; }
+
+    @Override
+    public TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) throws IOException {
+        ElementArray elements = buffer.elements();
+        BufferPolicy wholeTransfer = new BufferPolicy(Math.max(buffer.size(), BufferPolicy.MIN_CHUNK_BYTES), true);
+        BulkRandomAccessFile bulk = new BulkRandomAccessFile(file.toFile(), mode.randomAccessMode(), wholeTransfer);
+        return new RandomAccessFileIo(bulk) {
+            @Override
+            public void transfer(long fileOffset) throws IOException {
+                bulk.seek(fileOffset);
+                if (mode == IoMode.WRITE) {
+                    elements.writeArray(bulk);
+                } else {
+                    elements.readArray(bulk);
+                }
+            }
+        };
+    }
+}
