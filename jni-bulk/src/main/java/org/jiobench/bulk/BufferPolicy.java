@@ -12,7 +12,12 @@ package org.jiobench.bulk;
 public record BufferPolicy(int chunkBytes, boolean recycle) {
 
     public static final int MIN_CHUNK_BYTES = Long.BYTES;
-    public static final int DEFAULT_CHUNK_BYTES = 1 << 20;
+    /**
+     * 64 KiB: measured on the project's VMs (AMD EPYC, 512 KiB L2 per core), BulkRandomAccessFile
+     * reads from the page cache ran at about 18000 MiB/s with chunks of 32 or 64 KiB, and at 5500 to
+     * 7600 MiB/s with chunks of 128 KiB to 1 MiB; writes ran at about 15000 MiB/s with any of them.
+     */
+    public static final int DEFAULT_CHUNK_BYTES = 1 << 16;
 
     /** A buffer of up to {@value #DEFAULT_CHUNK_BYTES} bytes, kept between calls. */
     public static final BufferPolicy DEFAULT = new BufferPolicy(DEFAULT_CHUNK_BYTES, true);

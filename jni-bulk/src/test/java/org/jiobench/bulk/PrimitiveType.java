@@ -11,6 +11,7 @@ import java.io.DataOutput;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.lang.reflect.Array;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.Random;
 
@@ -93,6 +94,10 @@ enum PrimitiveType {
         this.readRange = readRange;
         this.writeWhole = writeWhole;
         this.readWhole = readWhole;
+    }
+
+    static PrimitiveType of(Class<?> component) {
+        return Arrays.stream(values()).filter(t -> t.component == component).findFirst().orElseThrow();
     }
 
     Object newArray(int length) {
