@@ -2,13 +2,13 @@ package org.jiobench.workloads;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import org.jiobench.bulk.BufferPolicy;
 import org.jiobench.bulk.BulkRandomAccessFile;
 
 /**
  * Paper 5-6: {@code BulkRandomAccessFile.writeArray/readArray}, one call per transfer, through the
- * JNI library of jni-bulk. Its conversion buffer holds a whole transfer and is recycled between
- * calls (the paper's tunable), so each call is one byte-swapping copy and one pwrite or pread.
+ * JNI library of jni-bulk, with the library's default buffer policy: a recycled conversion buffer
+ * of a cache-sized chunk (the paper's tunable), so each call is one byte-swapping copy per chunk
+ * and one pwrite or pread per chunk.
  */
 public final class BulkJni implements Approach {
     @Override public String id() { return "bulk-jni"; }
@@ -22,8 +22,7 @@ public final class BulkJni implements Approach {
     @Override
     public TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) throws IOException {
         ElementArray elements = buffer.elements();
-        BufferPolicy wholeTransfer = new BufferPolicy(Math.max(buffer.size(), BufferPolicy.MIN_CHUNK_BYTES), true);
-        BulkRandomAccessFile bulk = new BulkRandomAccessFile(file.toFile(), mode.randomAccessMode(), wholeTransfer);
+        BulkRandomAccessFile bulk = new BulkRandomAccessFile(file.toFile(), mode.randomAccessMode());
         return new RandomAccessFileIo(bulk) {
             @Override
             public void transfer(long fileOffset) throws IOException {
