@@ -86,11 +86,14 @@ def test_four_ranks_three_segments_shuffled_all_verified(jiobench, tmp_path, lay
 
 
 def test_the_run_file_records_what_was_run(jiobench, tmp_path):
-    run = jiobench("-a", "raw-bytes", "-b", "64KiB", "-t", "16KiB", "-i", "2", "-e", "-o", str(tmp_path / "f.dat"))
+    run = jiobench("-a", "raw-bytes", "-b", "64KiB", "-t", "16KiB", "-i", "2", "-e", "--drop-cache", "--verify",
+                   "-o", str(tmp_path / "f.dat"))
     assert run.code == 0, run
     data = run.file
     assert data["schema"] == "jiobench-run/1"
     assert data["parameters"]["fsync"] is True and data["parameters"]["repetitions"] == 2
+    assert data["parameters"]["drop_cache"] is True
+    assert all(p["verified"] is True for p in data["phases"])
     env = data["environment"]
     assert env["launcher"] == "mpirun" and env["ranks"] == 2
     assert env["jvm"]["version"] and "Open MPI" in env["mpi"]["library"]

@@ -3,6 +3,7 @@ package org.jiobench.runner;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
+import org.jiobench.bulk.PageCache;
 import org.jiobench.workloads.Approach;
 import org.jiobench.workloads.BlockPlan;
 import org.jiobench.workloads.DataForm;
@@ -78,6 +79,7 @@ final class Benchmark {
     private void read(Approach approach, int rep, TransferBuffer buffer, int readable) throws IOException {
         Phase phase = new Phase(approach, IoMode.READ, rep, targets.fileOf(readPlan.rank()),
                 Arrays.copyOf(readOffsets, readable), Arrays.copyOf(readFirstElements, readable));
+        if (settings.dropCache() && approach.dataForm() != DataForm.NONE) PageCache.drop(phase.file());
         report(phase, timed(phase, buffer));
     }
 

@@ -69,6 +69,10 @@ final class RunCommand implements Callable<Integer> {
             description = "Stonewall: end each phase after this many seconds (checked between transfers; 0: none).")
     double deadline;
 
+    @Option(names = "--drop-cache",
+            description = "Before each read phase, drop the file's pages from this node's cache (fdatasync + posix_fadvise), untimed.")
+    boolean dropCache;
+
     @Option(names = {"-C", "--reorder"},
             description = "Read the block of the rank one node over, so a read does not find what this node wrote in its cache.")
     boolean reorder;
@@ -143,7 +147,7 @@ final class RunCommand implements Callable<Integer> {
                 "too many transfers per rank: raise the transfer size");
         boolean neither = !write && !read;
         return new RunSettings(chosen, blockSize, transferSize, segments, filePerProcess, file,
-                write || neither, read || neither, repetitions, fsync, deadline, reorder, elementType,
+                write || neither, read || neither, repetitions, fsync, dropCache, deadline, reorder, elementType,
                 (int) bufferSize, transferOrder, verify, seed, keep, overwrite, results, calibrateRate);
     }
 

@@ -22,6 +22,7 @@ record RunSettings(
         boolean read,
         int repetitions,
         boolean fsync,
+        boolean dropCache,
         double deadlineSeconds,
         boolean reorder,
         ElementType type,
@@ -56,6 +57,7 @@ record RunSettings(
         parameters.put("read", read);
         parameters.put("repetitions", repetitions);
         parameters.put("fsync", fsync);
+        parameters.put("drop_cache", dropCache);
         parameters.put("deadline_s", deadlineSeconds > 0 ? deadlineSeconds : null);
         parameters.put("reorder", reorder);
         parameters.put("type", type.id());
