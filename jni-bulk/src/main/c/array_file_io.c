@@ -50,9 +50,10 @@ static bool start_transfer(JNIEnv *env, jobject file_descriptor, jstring path, j
 }
 
 /*
- * About isCopy: whether the JVM pins the array (HotSpot does, with every collector) or hands out a
- * copy, the release modes below are right for both, so the flag is not asked for. A write changed
- * nothing and releases with JNI_ABORT (no copy back); a read releases with 0, which commits a copy.
+ * About isCopy: HotSpot pins the array, with every collector. A JVM may hand out a copy of the
+ * whole array instead; the release modes below are right either way, so the flag is not needed. A
+ * write changed nothing and releases with JNI_ABORT (nothing to copy back); a read releases with 0,
+ * which commits a copy. Such a JVM would pay for a copy of the whole array per chunk.
  */
 
 static jlong write_elements(JNIEnv *env, jobject file_descriptor, jstring path, jarray array, jint offset,
