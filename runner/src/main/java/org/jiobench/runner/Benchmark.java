@@ -3,6 +3,8 @@ package org.jiobench.runner;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.jiobench.bulk.PageCache;
 import org.jiobench.workloads.Approach;
 import org.jiobench.workloads.BlockPlan;
@@ -12,7 +14,7 @@ import org.jiobench.workloads.IoMode;
 import org.jiobench.workloads.TransferBuffer;
 
 /**
- * The run of one rank: for each approach and repetition, a write phase then a read phase, each
+ * The run of one rank: for each repetition and approach, a write phase then a read phase, each
  * behind a barrier, each reported to the world as it ends.
  */
 final class Benchmark {
@@ -48,13 +50,18 @@ final class Benchmark {
     int run() throws UsageError, IOException {
         targets.check(readPlan.rank(), readPlan.fileExtent());
         if (!world.ready(settings.describe(), Environment.describe(settings.file()))) return 2;
+        Map<Approach, TransferBuffer> buffers = new LinkedHashMap<>();
         for (Approach approach : settings.approaches()) {
-            TransferBuffer buffer = new TransferBuffer(approach.dataForm(), settings.type(),
-                    (int) settings.transferSize(), settings.seed());
-            for (int rep = 0; rep < settings.repetitions(); rep++) {
+            buffers.put(approach, new TransferBuffer(approach.dataForm(), settings.type(),
+                    (int) settings.transferSize(), settings.seed()));
+        }
+        // Repetitions outermost, as IOR does: a slow spell of a shared machine then touches every
+        // approach alike instead of all repetitions of one.
+        for (int rep = 0; rep < settings.repetitions(); rep++) {
+            for (Map.Entry<Approach, TransferBuffer> entry : buffers.entrySet()) {
                 int readable = readPlan.transferCount();
-                if (settings.write()) readable = Math.min(readable, write(approach, rep, buffer));
-                if (settings.read()) read(approach, rep, buffer, readable);
+                if (settings.write()) readable = Math.min(readable, write(entry.getKey(), rep, entry.getValue()));
+                if (settings.read()) read(entry.getKey(), rep, entry.getValue(), readable);
             }
         }
         targets.removeCreated();
