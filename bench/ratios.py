@@ -1,0 +1,50 @@
+"""Prints, from run files, each approach's median MiB/s over its repetitions and its ratio to a
+reference approach measured in the same run: the figures a benchmark quotes.
+
+    python bench/ratios.py --reference c-posix RUN.json...
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+
+
+def medians(run: dict) -> dict[tuple[str, str], float]:
+    """(approach, op) → median over repetitions of the aggregate MiB/s the run file holds."""
+    rates: dict[tuple[str, str], list[float]] = {}
+    for phase in run["phases"]:
+        rates.setdefault((phase["approach"], phase["op"]), []).append(phase["bw_mib_s"])
+    return {key: statistics.median(values) for key, values in rates.items()}
+
+
+def table(run: dict, reference: str) -> list[str]:
+    p = run["parameters"]
+    median = medians(run)
+    stonewalled = {(s["approach"], s["op"]) for s in run["summary"] if s["stonewalled"]}
+    lines = [f"{run['environment']['ranks']} rank(s), -b {p['block_size'] >> 20}MiB -t {p['transfer_size'] >> 20}MiB"
+             f"{' -e (fsync)' if p['fsync'] else ' (page cache, no fsync)'}, {p['repetitions']} reps ({run['run_id']})",
+             f"  {'approach':<22} {'op':<5} {'median MiB/s':>13} {'÷ ' + reference:>12}"]
+    for (approach, op), rate in median.items():
+        base = median.get((reference, op))
+        ratio = f"{rate / base:12.3f}" if base else f"{'-':>12}"
+        mark = "  stonewalled" if (approach, op) in stonewalled else ""
+        lines.append(f"  {approach:<22} {op:<5} {rate:13.1f} {ratio}{mark}")
+    return lines
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reference", default="c-posix", help="approach the ratios divide by (default: c-posix)")
+    parser.add_argument("runs", nargs="+", help="run JSON files")
+    options = parser.parse_args(argv)
+    for path in options.runs:
+        with open(path) as f:
+            print("\n".join(table(json.load(f), options.reference)))
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
