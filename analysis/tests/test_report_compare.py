@@ -4,8 +4,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from conftest import FASTER, RATE, run_report
-from handmade_runs import run_file
+from .handmade_runs import run_file
+from .real_runs import FASTER, RATE, run_report
 
 
 def test_a_real_change_is_flagged_with_its_ratio(real_runs, tmp_path):

@@ -7,8 +7,8 @@ import json
 import pandas as pd
 import pytest
 
-from conftest import run_report
-from handmade_runs import run_file
+from .handmade_runs import run_file
+from .real_runs import run_report
 from jiobench.reduce import summarize
 from jiobench_analysis.points import bandwidth_points, varied_parameters
 from jiobench_analysis.runs import load_runs

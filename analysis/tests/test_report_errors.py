@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import JIOBENCH, run_report
-from handmade_runs import run_file
+from .handmade_runs import run_file
+from .real_runs import JIOBENCH, run_report
 
 PREFIX = "jiobench report: error: "
 

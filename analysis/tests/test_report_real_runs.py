@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from matplotlib import image
 
-from conftest import RATE, run_report
+from .real_runs import RATE, run_report
 from jiobench.reduce import summarize
 from jiobench_analysis.terminal import WIDTH
 
