@@ -17,11 +17,10 @@ import picocli.CommandLine.Spec;
 /** The per-rank options, with IOR's letters where IOR has one. */
 @Command(name = "jiobench-runner", mixinStandardHelpOptions = true, version = "jiobench 0.1.0",
         sortOptions = false, usageHelpAutoWidth = true,
-        description = {
-            "Runs one rank of a jiobench run: each approach writes and/or reads its block of the file,",
-            "phase by phase, each phase behind a barrier of all ranks. Started by 'bin/jiobench run'",
-            "(one JVM per MPI rank); started by hand it runs as a single rank and prints one JSON",
-            "record per phase."},
+        description = "Runs one rank of a jiobench run: each approach writes and/or reads its block of the file, "
+            + "phase by phase, each phase behind a barrier of all ranks. Started by 'bin/jiobench run' "
+            + "(one JVM per MPI rank); started by hand it runs as a single rank and prints one JSON record "
+            + "per phase.",
         footerHeading = "%nApproaches:%n")
 final class RunCommand implements Callable<Integer> {
     @Spec
@@ -158,7 +157,7 @@ final class RunCommand implements Callable<Integer> {
     /** The footer that lists every approach, from the one registry. */
     static String[] approachList() {
         return Approaches.descriptions().entrySet().stream()
-                .map(entry -> String.format("  %-22s %s", entry.getKey(), entry.getValue()))
+                .map(entry -> String.format("  %s%n      %s", entry.getKey(), entry.getValue()))
                 .toArray(String[]::new);
     }
 }

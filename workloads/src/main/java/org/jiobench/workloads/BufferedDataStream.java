@@ -21,7 +21,7 @@ public final class BufferedDataStream implements Approach {
     @Override public String id() { return "buffered-data-stream"; }
 
     @Override public String description() {
-        return "Data*Stream over Buffered*Stream(--buffer-size) over the RandomAccessFile's descriptor (paper 3.4)";
+        return "Data*Stream on Buffered*Stream(--buffer-size) on the fd (paper 3.4)";
     }
 
     @Override public DataForm dataForm() { return DataForm.TYPED; }

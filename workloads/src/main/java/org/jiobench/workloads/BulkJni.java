@@ -14,7 +14,7 @@ public final class BulkJni implements Approach {
     @Override public String id() { return "bulk-jni"; }
 
     @Override public String description() {
-        return "BulkRandomAccessFile.writeArray/readArray of the typed array through JNI (paper 5-6)";
+        return "BulkRandomAccessFile.writeArray/readArray through JNI (paper 5-6)";
     }
 
     @Override public DataForm dataForm() { return DataForm.TYPED; }

@@ -15,7 +15,7 @@ public final class ByteArrayStream implements Approach {
     @Override public String id() { return "byte-array-stream"; }
 
     @Override public String description() {
-        return "DataOutputStream over a pre-sized ByteArrayOutputStream, one raf.write per transfer (paper 3.5)";
+        return "DataOutputStream on a ByteArrayOutputStream, one raf.write (paper 3.5)";
     }
 
     @Override public DataForm dataForm() { return DataForm.TYPED; }

@@ -14,7 +14,7 @@ public final class CPosix implements Approach {
     @Override public String id() { return "c-posix"; }
 
     @Override public String description() {
-        return "C baseline: a native loop of pwrite/pread from a native buffer, one JNI call per phase";
+        return "C baseline: a native pwrite/pread loop, one JNI call per phase";
     }
 
     @Override public DataForm dataForm() { return DataForm.DIRECT; }

@@ -13,7 +13,7 @@ public final class Calibrate implements Approach {
     @Override public String id() { return "calibrate"; }
 
     @Override public String description() {
-        return "moves no data; waits transferSize / --calibrate-rate per transfer (checks the timing pipeline)";
+        return "moves no data; waits transferSize / --calibrate-rate per transfer";
     }
 
     @Override public DataForm dataForm() { return DataForm.NONE; }

@@ -8,7 +8,7 @@ public final class EncodeDecode implements Approach {
     @Override public String id() { return "encode-decode"; }
 
     @Override public String description() {
-        return "explicit shift/mask conversion to and from a byte[], then byte-array I/O (paper 3.2)";
+        return "shift/mask conversion to/from a byte[], then byte-array I/O (paper 3.2)";
     }
 
     @Override public DataForm dataForm() { return DataForm.TYPED; }

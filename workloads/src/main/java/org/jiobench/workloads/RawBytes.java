@@ -8,7 +8,7 @@ public final class RawBytes implements Approach {
     @Override public String id() { return "raw-bytes"; }
 
     @Override public String description() {
-        return "RandomAccessFile.write/readFully of a byte[] that already holds the data (paper 3.1)";
+        return "RandomAccessFile.write/readFully of a byte[] holding the data (paper 3.1)";
     }
 
     @Override public DataForm dataForm() { return DataForm.BYTES; }
