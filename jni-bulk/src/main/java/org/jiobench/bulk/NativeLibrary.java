@@ -34,8 +34,7 @@ final class NativeLibrary {
             } catch (UnsatisfiedLinkError fromPath) {
                 UnsatisfiedLinkError failure = new UnsatisfiedLinkError("cannot load the " + NAME
                         + " native library: not from the class path (" + resource + ": " + bundled.getMessage()
-                        + "), nor from java.library.path (" + System.getProperty("java.library.path") + ": "
-                        + fromPath.getMessage() + ")");
+                        + "), nor from java.library.path (" + fromPath.getMessage() + ")");
                 failure.addSuppressed(bundled);
                 failure.addSuppressed(fromPath);
                 throw failure;
@@ -59,7 +58,7 @@ final class NativeLibrary {
     private static void loadResource(String resource) throws IOException {
         try (InputStream in = NativeLibrary.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new FileNotFoundException("not there");
+                throw new FileNotFoundException("no such resource");
             }
             Path copy = Files.createTempFile("lib" + NAME + "-", ".so");
             try {
