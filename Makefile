@@ -1,6 +1,7 @@
 # jiobench: `make run` runs the main job on this workstation, `make test` runs every test.
 # Both install what is missing first (Debian packages, the project's virtualenv, the Maven build).
 SHELL := /bin/bash
+.SHELLFLAGS := -eo pipefail -c
 VENV := .venv
 PYTHON := $(VENV)/bin/python
 JAR := runner/target/jiobench-runner.jar
@@ -11,6 +12,7 @@ MVN := mvn -B -ntp
 RANKS ?= 2
 SCRATCH ?= scratch
 RESULTS ?= results
+REPORT ?= report
 JOB ?= -a all -b 16MiB -t 1MiB -i 3 -D 2 --verify
 
 .PHONY: all deps test-deps build run test clean
@@ -34,7 +36,9 @@ build: deps $(VENV)/.installed
 
 run: build
 	mkdir -p $(SCRATCH)
-	bin/jiobench run -n $(RANKS) -- $(JOB) -o $(SCRATCH)/jiobench.dat --results $(RESULTS)
+	bin/jiobench run -n $(RANKS) -- $(JOB) -o $(SCRATCH)/jiobench.dat --results $(RESULTS) \
+	  | tee $(SCRATCH)/last-run.txt
+	bin/jiobench report "$$(tail -n 1 $(SCRATCH)/last-run.txt)" -o $(REPORT)
 
 test: test-deps $(VENV)/.installed
 	$(MVN) install
@@ -42,4 +46,4 @@ test: test-deps $(VENV)/.installed
 
 clean:
 	$(MVN) -q clean
-	rm -rf $(VENV) $(SCRATCH) *.egg-info
+	rm -rf $(VENV) $(SCRATCH) $(REPORT) *.egg-info
