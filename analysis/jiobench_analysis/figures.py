@@ -96,8 +96,8 @@ def _set_rate_axis(ax, rows: pd.DataFrame) -> None:
 def bandwidth_figure(rows: pd.DataFrame, x: str, approaches: Sequence[str], styles: dict[str, dict],
                      reference: Optional[str], title: str) -> Figure:
     """Write and read panels side by side; x on a log2 axis, or, when the rows hold one value
-    of x only, one column per approach (the reference also as a horizontal line)."""
-    rows = rows[(rows["mean"] > 0) & rows["mean"].map(math.isfinite)]
+    of x only, one column per approach (the reference also as a horizontal line). The rows'
+    means must be positive and finite: a log axis has no place for others."""
     ops = [op for op in OPS if (rows["op"] == op).any()]
     present = [a for a in approaches if (rows["approach"] == a).any()]
     values = sorted({float(v) for v in rows[x]})
@@ -186,11 +186,12 @@ def draw_figures(points: pd.DataFrame, parameters: Sequence[str], approaches: Se
     hold more than one value of them. Each as PNG and SVG in `out_dir`."""
     styles = approach_styles(approaches, reference)
     dimensions = ["ranks", *parameters]
+    plottable = points[(points["mean"] > 0) & points["mean"].map(math.isfinite)]
     drawn = []
     for x in ("ranks", "transfer_size", "buffer_size"):
-        if x not in dimensions:
+        if x not in dimensions or plottable[x].isna().all():
             continue
-        rows, fixed = figure_slice(points, x, dimensions)
+        rows, fixed = figure_slice(plottable, x, dimensions)
         distinct = rows[x].nunique()
         if x != "ranks" and distinct < 2:
             continue
@@ -202,7 +203,7 @@ def draw_figures(points: pd.DataFrame, parameters: Sequence[str], approaches: Se
         stem = f"bandwidth-vs-{x.replace('_', '-')}"
         figure = bandwidth_figure(rows, x, approaches, styles, reference, title)
         png, svg = save_figure(figure, out_dir, stem)
-        omitted = len(points) - len(rows)
+        omitted = len(points) - len(rows)  # other settings, or no rate to plot
         caption = (f"Mean MiB/s per approach; {ERROR_BARS}."
                    + (" Hollow markers: stonewalled (the phase stopped at its deadline)."
                       if rows["stonewalled"].any() else "")

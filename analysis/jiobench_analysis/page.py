@@ -245,7 +245,7 @@ def render(runs: Sequence[dict], points: pd.DataFrame, phases: pd.DataFrame, par
            files: Iterable[str]) -> str:
     """The whole page as one string."""
     headline, key_table, where = _headline(points, reference, parameters, approaches)
-    first, *others = figures
+    first, others = (figures[0], figures[1:]) if figures else (None, [])
     ignored = ", ".join(sorted(NOT_MEASURED - {"approaches"}))
     sections = [
         "<!DOCTYPE html>",
@@ -256,7 +256,7 @@ def render(runs: Sequence[dict], points: pd.DataFrame, phases: pd.DataFrame, par
         _lede(runs, points),
         _status(points, phases),
         headline,
-        _embedded(first),
+        _embedded(first) if first else '<p class="note">No figure: no phase has a positive, finite rate.</p>',
         f"<h3>Key numbers ({_e(where)})</h3>",
         key_table,
         f'<p class="note">{_e(ratio_explanation(reference, parameters))} '
