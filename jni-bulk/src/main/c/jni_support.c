@@ -21,8 +21,10 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved)
     if (file_descriptor == NULL)
         return JNI_ERR;
     file_descriptor_fd = (*env)->GetFieldID(env, file_descriptor, "fd", "I");
+    if (file_descriptor_fd == NULL)
+        return JNI_ERR;
     jclass callback = (*env)->FindClass(env, "org/jiobench/bulk/TransferCallback");
-    if (file_descriptor_fd == NULL || callback == NULL)
+    if (callback == NULL)
         return JNI_ERR;
     before_transfer_method = (*env)->GetMethodID(env, callback, "beforeTransfer", "(I)Z");
     after_transfer_method = (*env)->GetMethodID(env, callback, "afterTransfer", "(I)V");
@@ -54,6 +56,7 @@ void throw_exception(JNIEnv *env, const char *class_name, jstring path, const ch
     }
     if (name != NULL)
         (*env)->ReleaseStringUTFChars(env, path, name);
+    /* Without memory for the message, its template still says what went wrong. */
     (*env)->ThrowNew(env, type, message != NULL ? message : format);
     free(message);
 }
