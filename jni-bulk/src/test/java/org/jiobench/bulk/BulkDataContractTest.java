@@ -121,18 +121,17 @@ abstract class BulkDataContractTest {
     /** Single-element and bulk calls of every type, one after the other, as a file format would use them. */
     @Test
     void singleElementAndBulkCallsInterleave() throws IOException {
-        Object[] arrays = new Object[PrimitiveType.values().length];
         ByteArrayOutputStream expected = new ByteArrayOutputStream();
         DataOutputStream each = new DataOutputStream(expected);
         BulkDataOutput out = openOutput(new BufferPolicy(SMALL_CHUNK_BYTES, true));
         for (PrimitiveType type : PrimitiveType.values()) {
-            arrays[type.ordinal()] = type.randomArray(type.ordinal(), 30);
+            Object array = type.randomArray(type.ordinal(), 30);
             for (DataOutput target : new DataOutput[] {each, out}) {
                 target.writeInt(type.ordinal());
                 target.writeUTF(type.name());
             }
-            type.writeEach(each, arrays[type.ordinal()], 1, 28);
-            type.writeArray(out, arrays[type.ordinal()], 1, 28);
+            type.writeEach(each, array, 1, 28);
+            type.writeArray(out, array, 1, 28);
         }
         byte[] written = closeAndGetWritten(out);
         assertArrayEquals(expected.toByteArray(), written);
