@@ -18,11 +18,12 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter, NullLoca
 import pandas as pd
 
 from .points import OPS
-from .units import format_size
+from .units import format_size, plural
 
 matplotlib.use("Agg")  # files only, never a display; figures are drawn without pyplot's state
 
 MARKERS = "osD^v<>ph*P"
+DODGE = 0.025  # octaves between neighbouring approaches' markers on a log2 x-axis
 ERROR_BARS = "bars: min–max over repetitions"
 STONEWALL_NOTE = "hollow: stonewalled"
 
@@ -94,7 +95,7 @@ def _set_rate_axis(ax, rows: pd.DataFrame) -> None:
 
 
 def bandwidth_figure(rows: pd.DataFrame, x: str, approaches: Sequence[str], styles: dict[str, dict],
-                     reference: Optional[str], title: str) -> Figure:
+                     reference: Optional[str], title: str, setting: str = "") -> Figure:
     """Write and read panels side by side; x on a log2 axis, or, when the rows hold one value
     of x only, one column per approach (the reference also as a horizontal line). The rows'
     means must be positive and finite: a log axis has no place for others."""
@@ -113,7 +114,10 @@ def bandwidth_figure(rows: pd.DataFrame, x: str, approaches: Sequence[str], styl
                 continue
             series = series.assign(_x=series[x].astype(float)).sort_values("_x")
             style = styles[approach]
-            xs = pd.Series([position] * len(series), index=series.index) if categorical else series["_x"]
+            if categorical:
+                xs = pd.Series([position] * len(series), index=series.index)
+            else:  # approaches a little apart, so that their bars do not hide one another
+                xs = series["_x"] * 2 ** (DODGE * (position - (len(present) - 1) / 2))
             if categorical and approach == reference:
                 ax.axhline(series["mean"].iloc[0], color=style["color"], linestyle=style["linestyle"],
                            linewidth=style["linewidth"], zorder=1)
@@ -156,7 +160,7 @@ def bandwidth_figure(rows: pd.DataFrame, x: str, approaches: Sequence[str], styl
                               markeredgewidth=1.5, linestyle="none", label=STONEWALL_NOTE))
     figure.legend(handles=handles, loc="outside lower center", ncol=min(4, len(handles)),
                   frameon=False, fontsize=9)
-    figure.suptitle(title, fontsize=12)
+    figure.suptitle(f"{title}\n{setting}" if setting else title, fontsize=12)
     return figure
 
 
@@ -180,10 +184,35 @@ def _fixed_text(fixed: dict) -> str:
     return ", ".join(parts)
 
 
+SETTING = ("block_size", "transfer_size", "segments", "type", "order", "fsync", "reorder", "file_per_process")
+
+
+def setting_line(runs: Sequence[dict], parameters: Sequence[str]) -> str:
+    """What all runs share, in a few words, so that a figure can stand alone:
+    `block 16 MiB, transfer 256 KiB, int, sequential, no fsync`."""
+    shared = {name: runs[0]["parameters"].get(name) for name in SETTING if name not in parameters}
+    words = []
+    for name, value in shared.items():
+        if value is None or (name == "segments" and value == 1):
+            continue
+        if name in ("block_size", "transfer_size"):
+            words.append(f"{name.split('_')[0]} {format_size(value)}")
+        elif name == "segments":
+            words.append(plural(value, "segment"))
+        elif name in ("type", "order"):
+            words.append(str(value))
+        elif name == "fsync":
+            words.append("fsync on write" if value else "no fsync")
+        elif value:  # reorder, file_per_process: said only when in force
+            words.append(name.replace("_", " "))
+    return ", ".join(words)
+
+
 def draw_figures(points: pd.DataFrame, parameters: Sequence[str], approaches: Sequence[str],
-                 reference: Optional[str], out_dir: Path) -> list[DrawnFigure]:
+                 reference: Optional[str], out_dir: Path, setting: str = "") -> list[DrawnFigure]:
     """Bandwidth vs process count always; vs transfer size and vs buffer size where the runs
-    hold more than one value of them. Each as PNG and SVG in `out_dir`."""
+    hold more than one value of them. Each as PNG and SVG in `out_dir`; `setting` (what all
+    runs share) goes under each title."""
     styles = approach_styles(approaches, reference)
     dimensions = ["ranks", *parameters]
     plottable = points[(points["mean"] > 0) & points["mean"].map(math.isfinite)]
@@ -201,7 +230,7 @@ def draw_figures(points: pd.DataFrame, parameters: Sequence[str], approaches: Se
         if fixed:
             title += f" ({_fixed_text(fixed)})"
         stem = f"bandwidth-vs-{x.replace('_', '-')}"
-        figure = bandwidth_figure(rows, x, approaches, styles, reference, title)
+        figure = bandwidth_figure(rows, x, approaches, styles, reference, title, setting)
         png, svg = save_figure(figure, out_dir, stem)
         omitted = len(points) - len(rows)  # other settings, or no rate to plot
         caption = (f"Mean MiB/s per approach; {ERROR_BARS}."

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from .compare import SIGNIFICANCE, compare, compare_cells, matched, write_compare
-from .figures import draw_figures
+from .figures import draw_figures, setting_line
 from .page import render
 from .points import approach_order, bandwidth_points, phase_rows, reference_approach, varied_parameters
 from .runs import SCHEMA, ReportError, load_runs
@@ -85,7 +85,7 @@ def make_report(inputs: Sequence[str], out_dir: Path) -> Path:
     reference = reference_approach(approaches)
     phases = phase_rows(runs, parameters)
     written = write_tables(points, phases, parameters, reference, out_dir)
-    figures = draw_figures(points, parameters, approaches, reference, out_dir)
+    figures = draw_figures(points, parameters, approaches, reference, out_dir, setting_line(runs, parameters))
     for figure in figures:
         written += [figure.png, figure.svg]
     page = out_dir / "report.html"
