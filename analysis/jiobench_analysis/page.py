@@ -132,18 +132,18 @@ def _headline(points: pd.DataFrame, reference: Optional[str], parameters: Sequen
         rows = top[top["op"] == op].sort_values("mean", ascending=False)
         if rows.empty:
             continue
+        def rate(point) -> str:
+            mark = STONEWALL_MARK if point["stonewalled"] else ""
+            compared = (f" ({format_ratio(point['ratio'])} {reference})"
+                        if reference and point["approach"] != reference and pd.notna(point["ratio"]) else "")
+            return f"<b>{_e(point['approach'])}</b> {_e(format_rate(point['mean']))} MiB/s{mark}{_e(compared)}"
+
         best = rows.iloc[0]
-        text = (f"<b>{_e(op)}</b>: fastest <b>{_e(best['approach'])}</b> "
-                f"<b>{_e(format_rate(best['mean']))} MiB/s</b>{STONEWALL_MARK if best['stonewalled'] else ''}")
-        others = rows[rows["approach"] != reference]
-        if reference and (rows["approach"] == reference).any() and not others.empty:
-            java = others.iloc[0]
-            text += (f"; best other than {_e(reference)}: <b>{_e(java['approach'])}</b> at "
-                     f"<b>{_e(format_ratio(java['ratio']))}</b> of {_e(reference)}")
-        if len(rows) > 1:
-            slow = rows.iloc[-1]
-            text += (f"; slowest <b>{_e(slow['approach'])}</b> {_e(format_rate(slow['mean']))} MiB/s"
-                     f"{STONEWALL_MARK if slow['stonewalled'] else ''}")
+        text = f"<b>{_e(op)}</b>: fastest {rate(best)}"
+        if best["approach"] == reference and len(rows) > 1:
+            text += f"; next {rate(rows.iloc[1])}"
+        if len(rows) > 2 or (len(rows) == 2 and best["approach"] != reference):
+            text += f"; slowest {rate(rows.iloc[-1])}"
         sentences.append(f"<li>{text}</li>")
 
     headers = ["approach"]
