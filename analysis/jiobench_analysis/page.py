@@ -13,7 +13,7 @@ from typing import Iterable, Optional, Sequence
 import pandas as pd
 
 from .figures import DrawnFigure, figure_slice
-from .points import OPS, NOT_MEASURED, parameter_value
+from .points import NOT_MEASURED, OPS
 from .tables import (STONEWALL_MARK, STONEWALL_NOTE, Cells, bandwidth_cells, format_parameter,
                      phase_cells, ratio_explanation)
 from .units import format_rate, format_ratio, plural
@@ -204,10 +204,8 @@ def _what_was_run(runs: Sequence[dict]) -> str:
     """Parameters and environment: what all runs share once, what differs per run."""
     settings = []
     for run in runs:
-        flat = {f"parameters.{name}": format_parameter(name, run["parameters"][name])
-                if not isinstance(run["parameters"][name], (list, dict))
-                else str(parameter_value(run, name)) for name in run["parameters"]}
-        flat["parameters.approaches"] = ", ".join(run["parameters"].get("approaches") or [])
+        flat = {f"parameters.{name}": ", ".join(map(str, value)) if isinstance(value, list)
+                else format_parameter(name, value) for name, value in run["parameters"].items()}
         environment: dict = {}
         _flatten("", run["environment"], environment)
         flat.update({f"environment.{k}": v for k, v in environment.items() if k not in ENVIRONMENT_SKIP})

@@ -31,24 +31,35 @@ def _missing(mapping: dict, keys: Iterable[str]) -> list[str]:
     return [key for key in keys if key not in mapping]
 
 
-def _check_rows(path: Path, run: dict, name: str, keys: tuple) -> None:
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _check_rows(path: Path, run: dict, name: str, keys: tuple, numbers: tuple) -> None:
+    """Every row of `run[name]` has `keys`, an op, and numbers where numbers belong."""
     rows = run[name]
     if not isinstance(rows, list):
         raise ReportError(f"{path}: '{name}' is not a list")
     for index, row in enumerate(rows):
+        where = f"{path}: {name}[{index}]"
         if not isinstance(row, dict):
-            raise ReportError(f"{path}: {name}[{index}] is not an object")
+            raise ReportError(f"{where} is not an object")
         missing = _missing(row, keys)
         if missing:
-            raise ReportError(f"{path}: {name}[{index}] lacks {', '.join(missing)}")
+            raise ReportError(f"{where} lacks {', '.join(missing)}")
         if row["op"] not in ("write", "read"):
-            raise ReportError(f"{path}: {name}[{index}] has op {row['op']!r} (expected write or read)")
-    if name == "summary":
-        for index, row in enumerate(rows):
+            raise ReportError(f"{where} has op {row['op']!r} (expected write or read)")
+        if name == "summary":
             stats = row["bw_mib_s"]
             missing = _missing(stats, STATISTICS) if isinstance(stats, dict) else list(STATISTICS)
             if missing:
-                raise ReportError(f"{path}: summary[{index}].bw_mib_s lacks {', '.join(missing)}")
+                raise ReportError(f"{where}.bw_mib_s lacks {', '.join(missing)}")
+            row_numbers = {**{k: row[k] for k in numbers}, **{f"bw_mib_s.{k}": stats[k] for k in STATISTICS}}
+        else:
+            row_numbers = {k: row[k] for k in numbers}
+        wrong = [k for k, v in row_numbers.items() if not _is_number(v)]
+        if wrong:
+            raise ReportError(f"{where} has {', '.join(wrong)} that {'is' if len(wrong) == 1 else 'are'} not a number")
 
 
 def load_run(path: Path) -> dict:
@@ -74,8 +85,8 @@ def load_run(path: Path) -> dict:
     for name in ("parameters", "environment"):
         if not isinstance(run[name], dict):
             raise ReportError(f"{path}: '{name}' is not an object")
-    _check_rows(path, run, "phases", PHASE_KEYS)
-    _check_rows(path, run, "summary", SUMMARY_KEYS)
+    _check_rows(path, run, "phases", PHASE_KEYS, ("ranks", "rep", "bytes", "seconds", "bw_mib_s"))
+    _check_rows(path, run, "summary", SUMMARY_KEYS, ("ranks", "reps"))
     run["path"] = str(path)
     return run
 

@@ -64,6 +64,13 @@ def case_summary_row_lacks_statistics(tmp_path):
     return [write(tmp_path / "row.json", json.dumps(run)), "-o", str(tmp_path / "out")], "summary[0].bw_mib_s lacks stddev"
 
 
+def case_rate_is_not_a_number(tmp_path):
+    run = good_run(tmp_path)
+    run["phases"][2]["bw_mib_s"] = "fast"
+    return [write(tmp_path / "text.json", json.dumps(run)), "-o", str(tmp_path / "out")], \
+        "phases[2] has bw_mib_s that is not a number"
+
+
 def case_empty_directory(tmp_path):
     (tmp_path / "empty").mkdir()
     return [str(tmp_path / "empty"), "-o", str(tmp_path / "out")], "no run files"
