@@ -48,7 +48,7 @@ table.pairs td { padding-right: 26px; }
 details summary { cursor: pointer; color: #0969da; margin: 6px 0; }
 """
 
-ENVIRONMENT_SKIP = ("command_line",)
+COMMAND_LINE = "environment.command_line"  # listed apart: long, and different in every run
 
 
 def _e(text) -> str:
@@ -208,11 +208,11 @@ def _what_was_run(runs: Sequence[dict]) -> str:
                 else format_parameter(name, value) for name, value in run["parameters"].items()}
         environment: dict = {}
         _flatten("", run["environment"], environment)
-        flat.update({f"environment.{k}": v for k, v in environment.items() if k not in ENVIRONMENT_SKIP})
+        flat.update({f"environment.{k}": v for k, v in environment.items()})
         settings.append(flat)
     names: list[str] = []
     for flat in settings:
-        names.extend(n for n in flat if n not in names)
+        names.extend(n for n in flat if n not in names and n != COMMAND_LINE)
     common = [n for n in names if len({flat.get(n, "-") for flat in settings}) == 1]
     differing = [n for n in names if n not in common]
 
@@ -232,8 +232,8 @@ def _what_was_run(runs: Sequence[dict]) -> str:
             for run, flat in zip(runs, settings)]
     parts.append(f"<h3>{'Runs' if len(runs) > 1 else 'Run'}</h3>" + html_table(Cells(headers, rows, frozenset())))
     commands = "".join(
-        f"<li><code>{_e(run['run_id'])}</code> <code>{_e(shlex.join(map(str, run['environment'].get('command_line', []))))}</code>"
-        f" <span class=note>{_e(run['path'])}</span></li>" for run in runs)
+        f"<li><code>{_e(run['run_id'])}</code> <code>{_e(flat.get(COMMAND_LINE, '-'))}</code>"
+        f' <span class="note">{_e(run["path"])}</span></li>' for run, flat in zip(runs, settings))
     parts.append(f"<details><summary>Command lines and run files</summary><ul>{commands}</ul></details>")
     return "".join(parts)
 

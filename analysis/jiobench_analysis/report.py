@@ -110,8 +110,8 @@ def make_comparison(a: str, b: str, out_dir: Optional[Path]) -> None:
     print(f"A: {a}\nB: {b}\n")
     print(text_table(cells.headers, cells.rows, cells.numeric))
     only_a, only_b = table["b_mean"].isna().sum(), table["a_mean"].isna().sum()
-    print("\n" + wrap(f"B/A: ratio of mean MiB/s; sig.: yes when {SIGNIFICANCE}."
-                      + (f" Measured by one side only: {only_a} points in A, {only_b} in B." if only_a or only_b else "")))
+    one_sided = f" Measured by one side only: {only_a} points in A, {only_b} in B." if only_a or only_b else ""
+    print("\n" + wrap(f"B/A: ratio of mean MiB/s; sig.: yes when {SIGNIFICANCE}.{one_sided}"))
     if out_dir is not None:
         for path in write_compare(table, parameters, (a, b), _output_dir(out_dir)):
             print(path)

@@ -11,7 +11,8 @@ import pandas as pd
 from .units import format_rate, format_ratio, format_size, format_verified
 
 STONEWALL_MARK = "†"
-STONEWALL_NOTE = f"{STONEWALL_MARK} stonewalled: the phase stopped at its deadline; the rate covers the data moved until then."
+STONEWALL_NOTE = (f"{STONEWALL_MARK} stonewalled: the phase stopped at its deadline; "
+                  "the rate covers the data moved until then.")
 
 
 def format_parameter(name: str, value) -> str:

@@ -61,7 +61,8 @@ def case_missing_keys(tmp_path):
 def case_summary_row_lacks_statistics(tmp_path):
     run = good_run(tmp_path)
     del run["summary"][0]["bw_mib_s"]["stddev"]
-    return [write(tmp_path / "row.json", json.dumps(run)), "-o", str(tmp_path / "out")], "summary[0].bw_mib_s lacks stddev"
+    return [write(tmp_path / "row.json", json.dumps(run)), "-o", str(tmp_path / "out")], \
+        "summary[0].bw_mib_s lacks stddev"
 
 
 def case_rate_is_not_a_number(tmp_path):
@@ -157,6 +158,6 @@ def test_a_directory_skips_json_files_that_are_not_run_files(tmp_path):
     done = run_report([str(tmp_path / "results"), "-o", str(tmp_path / "out")])
     assert done.code == 0, done.stderr
     (warning,) = done.stderr.splitlines()
-    assert warning.startswith(f"jiobench report: warning: skipping {tmp_path / 'results' / 'nested' / 'cut-short.json'}: "
-                              "not a run file: invalid JSON, line 1")
+    cut_short = tmp_path / "results" / "nested" / "cut-short.json"
+    assert warning.startswith(f"jiobench report: warning: skipping {cut_short}: not a run file: invalid JSON, line 1")
     assert (tmp_path / "out" / "report.html").exists()
