@@ -9,13 +9,14 @@ from typing import Optional, Sequence
 
 import pandas as pd
 
-from .points import bandwidth_points, varied_parameters
+from .points import bandwidth_points, records_frame, varied_parameters
 from .tables import Cells, format_parameter, markdown
 from .units import format_rate, format_ratio
 
 SIGNIFICANCE = ("the min..max ranges of the repetitions of A and B do not overlap "
                 "(judged only with at least 2 repetitions on each side, otherwise '?')")
 KEY = ("approach", "op", "ranks")
+SIDE_STATS = ("reps", "mean", "min", "max", "stddev", "stonewalled")
 
 
 def compare_parameters(runs_a: Sequence[dict], runs_b: Sequence[dict]) -> list[str]:
@@ -46,16 +47,15 @@ def compare(runs_a: Sequence[dict], runs_b: Sequence[dict]) -> tuple[pd.DataFram
         a, b = indexed[0].get(key), indexed[1].get(key)
         record = dict(zip(columns, key))
         for name, side in (("a", a), ("b", b)):
-            for stat in ("reps", "mean", "min", "max", "stddev", "stonewalled"):
+            for stat in SIDE_STATS:
                 record[f"{name}_{stat}"] = side[stat] if side is not None else None
         both = a is not None and b is not None
         record["ratio"] = b["mean"] / a["mean"] if both and a["mean"] else math.nan
         record["significant"] = significant(a, b) if both else None
         records.append(record)
-    frame = pd.DataFrame({c: pd.Series([r[c] for r in records], dtype=object if c in parameters
-                                       or c.endswith(("_reps", "_stonewalled")) or c == "significant" else None)
-                          for c in records[0]}) if records else pd.DataFrame()
-    return frame, parameters
+    stats = [f"{side}_{stat}" for side in "ab" for stat in SIDE_STATS]
+    kept = (*parameters, "a_reps", "a_stonewalled", "b_reps", "b_stonewalled", "significant")
+    return records_frame(records, [*columns, *stats, "ratio", "significant"], keep_as_is=kept), parameters
 
 
 def _verdict(row) -> str:

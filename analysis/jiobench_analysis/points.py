@@ -63,12 +63,11 @@ def value_order(value):
     return (1, 0, str(value))
 
 
-def _frame(records: list[dict], columns: list[str], keep_as_is: Sequence[str]) -> pd.DataFrame:
+def records_frame(records: list[dict], columns: Sequence[str], keep_as_is: Sequence[str]) -> pd.DataFrame:
     """A DataFrame whose `keep_as_is` columns hold the values unchanged (None stays None,
-    integers stay integers) so that they compare and group exactly."""
+    integers stay integers, True/False/None stay themselves) so that they compare exactly."""
     return pd.DataFrame({
-        column: pd.Series([r[column] for r in records],
-                          dtype=object if column in keep_as_is or column == "verified" else None)
+        column: pd.Series([r[column] for r in records], dtype=object if column in keep_as_is else None)
         for column in columns
     })
 
@@ -120,7 +119,7 @@ def bandwidth_points(runs: Sequence[dict], parameters: Sequence[str]) -> pd.Data
     records.sort(key=sort_key)
     columns = ["approach", "op", "ranks", *parameters, "reps", *STAT_COLUMNS, "ratio",
                "seconds_mean", "bytes_mean", "stonewalled", "verified", "runs", "run_ids"]
-    return _frame(records, columns, keep_as_is=parameters)
+    return records_frame(records, columns, keep_as_is=(*parameters, "verified"))
 
 
 def phase_rows(runs: Sequence[dict], parameters: Sequence[str]) -> pd.DataFrame:
@@ -145,4 +144,4 @@ def phase_rows(runs: Sequence[dict], parameters: Sequence[str]) -> pd.DataFrame:
             })
     columns = ["run_id", "approach", "op", "ranks", *parameters, "rep", "bw_mib_s", "seconds",
                "first_done_s", "bytes", "stonewalled", "verified"]
-    return _frame(records, columns, keep_as_is=parameters)
+    return records_frame(records, columns, keep_as_is=(*parameters, "verified"))
