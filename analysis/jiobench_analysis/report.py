@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import textwrap
 from pathlib import Path
 from typing import Optional, Sequence
 
@@ -24,21 +25,25 @@ from .units import plural
 
 PROG = "jiobench report"
 
-DESCRIPTION = f"""\
-Aggregate-bandwidth report of jiobench runs: report.html (figures embedded), the figures as PNG
-and SVG, the tables as Markdown and CSV, and a summary on the terminal.
+def _paragraphs(*texts: str) -> str:
+    """--help text in 80 columns, whatever the length of the names filled in."""
+    return "\n\n".join(textwrap.fill(text, 79) for text in texts)
 
-RESULTS are run files (<run-id>.json, schema {SCHEMA}) or directories searched recursively for
-them. Runs at the same approach, op, process count and parameters pool their repetitions. The
-ratio column compares each approach with c-posix at the same point (with raw-bytes when the runs
-hold no c-posix)."""
 
-EPILOG = f"""\
---compare A B: A and B are each a run file or a directory of runs (before/after a JDK upgrade,
-say). For every point (approach, op, ranks, transfer size) it prints B/A, the ratio of the mean
-MiB/s, and flags the change as significant when {SIGNIFICANCE}. With -o it also writes compare.md and compare.csv.
+DESCRIPTION = _paragraphs(
+    "Aggregate-bandwidth report of jiobench runs: report.html (figures embedded), the figures as PNG "
+    "and SVG, the tables as Markdown and CSV, and a summary on the terminal.",
+    f"RESULTS are run files (<run-id>.json, schema {SCHEMA}) or directories searched recursively for "
+    "them. Runs at the same approach, op, process count and parameters pool their repetitions. The "
+    "ratio column compares each approach with c-posix at the same point (with raw-bytes when the runs "
+    "hold no c-posix).")
 
-Exit codes: 0 done, 2 a mistake in the input (the message says which)."""
+EPILOG = _paragraphs(
+    "--compare A B: A and B are each a run file or a directory of runs (before/after a JDK upgrade, "
+    "say). For every point (approach, op, ranks, transfer size) it prints B/A, the ratio of the mean "
+    f"MiB/s, and flags the change as significant when {SIGNIFICANCE}. With -o it also writes "
+    "compare.md and compare.csv.",
+    "Exit codes: 0 done, 2 a mistake in the input (the message says which).")
 
 
 class _Usage(ReportError):

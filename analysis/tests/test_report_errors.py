@@ -148,7 +148,10 @@ def test_help_documents_both_forms_and_the_significance_rule():
     assert done.code == 0
     assert "jiobench report RESULTS... [-o DIR]" in done.stdout
     assert "jiobench report --compare A B [-o DIR]" in done.stdout
-    assert "do not overlap" in done.stdout and "c-posix" in done.stdout
+    words = " ".join(done.stdout.split())
+    assert "significant when the min..max ranges of the repetitions of A and B do not overlap" in words
+    assert "c-posix" in words
+    assert max(len(line) for line in done.stdout.splitlines()) <= 80
 
 
 def test_a_directory_skips_json_files_that_are_not_run_files(tmp_path):
