@@ -190,13 +190,15 @@ def _flatten(prefix: str, value, out: dict) -> None:
         out[prefix] = "-" if value is None else _printable(str(value))
 
 
-def _pairs(pairs: Sequence[Sequence[str]], per_row: int = 3) -> str:
-    """Name/value pairs side by side, `per_row` pairs a row: short, as a settings sheet."""
-    rows = []
-    for start in range(0, len(pairs), per_row):
-        cells = "".join(f'<th class="name">{_e(name)}</th><td>{_e(value)}</td>'
-                        for name, value in pairs[start:start + per_row])
-        rows.append(f"<tr>{cells}</tr>")
+def _pairs(pairs: Sequence[Sequence[str]], per_row: int = 3, long: int = 40) -> str:
+    """Name/value pairs side by side, `per_row` pairs a row, as a settings sheet; a value longer
+    than `long` characters gets a row of its own after the others."""
+    short = [p for p in pairs if len(p[1]) <= long]
+    rows = ["<tr>" + "".join(f'<th class="name">{_e(name)}</th><td>{_e(value)}</td>'
+                             for name, value in short[start:start + per_row]) + "</tr>"
+            for start in range(0, len(short), per_row)]
+    rows += [f'<tr><th class="name">{_e(name)}</th><td colspan="{2 * per_row - 1}">{_e(value)}</td></tr>'
+             for name, value in pairs if len(value) > long]
     return f'<table class="pairs"><tbody>{"".join(rows)}</tbody></table>'
 
 
