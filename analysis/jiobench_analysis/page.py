@@ -245,6 +245,7 @@ def render(runs: Sequence[dict], points: pd.DataFrame, phases: pd.DataFrame, par
            files: Iterable[str]) -> str:
     """The whole page as one string."""
     headline, key_table, where = _headline(points, reference, parameters, approaches)
+    stonewall_note = STONEWALL_NOTE if points["stonewalled"].any() else ""
     first, others = (figures[0], figures[1:]) if figures else (None, [])
     ignored = ", ".join(sorted(NOT_MEASURED - {"approaches"}))
     sections = [
@@ -260,7 +261,7 @@ def render(runs: Sequence[dict], points: pd.DataFrame, phases: pd.DataFrame, par
         f"<h3>Key numbers ({_e(where)})</h3>",
         key_table,
         f'<p class="note">{_e(ratio_explanation(reference, parameters))} '
-        f"Mean of the repetitions, in MiB/s (2<sup>20</sup> bytes/s). {_e(STONEWALL_NOTE)}</p>",
+        f"Mean of the repetitions, in MiB/s (2<sup>20</sup> bytes/s). {_e(stonewall_note)}</p>",
     ]
     if others:
         sections.append("<h2>More figures</h2>")
@@ -271,7 +272,7 @@ def render(runs: Sequence[dict], points: pd.DataFrame, phases: pd.DataFrame, par
         f'<p class="note">Statistics over repetitions as the run files summarize them (population '
         f"stddev); points reached by several runs pool their phases (runs differing only in {_e(ignored)} "
         f"count as the same point). {_e(ratio_explanation(reference, parameters))} "
-        f"{_e(STONEWALL_NOTE)}</p>",
+        f"{_e(stonewall_note)}</p>",
         html_table(cells, _row_classes(points)),
         "<h2>What was run</h2>",
         _what_was_run(runs),

@@ -108,7 +108,8 @@ def write_tables(points: pd.DataFrame, phases: pd.DataFrame, parameters: Sequenc
     path = out_dir / "bandwidth.md"
     path.write_text("# Aggregate bandwidth (MiB/s)\n\n"
                     "Statistics over repetitions as the run files summarize them (stddev: population). "
-                    + ratio_explanation(reference, parameters) + f" {STONEWALL_NOTE}\n\n"
+                    + ratio_explanation(reference, parameters)
+                    + (f" {STONEWALL_NOTE}" if points["stonewalled"].any() else "") + "\n\n"
                     + markdown(bandwidth_cells(points, parameters, reference)), encoding="utf-8")
     written.append(path)
     path = out_dir / "phases.csv"
