@@ -27,12 +27,12 @@ public final class CPosix implements Approach {
         return new TransferIo() {
             @Override
             public void transfer(long fileOffset) throws IOException {
-                posix.transfer(write, data, data.capacity(), new long[] {fileOffset}, null);
+                posix.transfer(write, data, buffer.size(), new long[] {fileOffset}, null);
             }
 
             @Override
             public int transferAll(long[] fileOffsets, TransferHooks hooks) throws IOException {
-                return posix.transfer(write, data, data.capacity(), fileOffsets, hooks);
+                return posix.transfer(write, data, buffer.size(), fileOffsets, hooks);
             }
 
             @Override
