@@ -28,9 +28,9 @@ def table(run: dict, reference: str) -> list[str]:
              f"  {'approach':<22} {'op':<5} {'median MiB/s':>13} {'÷ ' + reference:>12}"]
     for (approach, op), rate in median.items():
         base = median.get((reference, op))
-        ratio = f"{rate / base:12.3f}" if base else f"{'-':>12}"
+        ratio = f"{rate / base:12.3g}" if base else f"{'-':>12}"
         mark = "  stonewalled" if (approach, op) in stonewalled else ""
-        lines.append(f"  {approach:<22} {op:<5} {rate:13.1f} {ratio}{mark}")
+        lines.append(f"  {approach:<22} {op:<5} {rate:13.4g} {ratio}{mark}")
     return lines
 
 
