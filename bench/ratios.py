@@ -19,6 +19,15 @@ def medians(run: dict) -> dict[tuple[str, str], float]:
     return {key: statistics.median(values) for key, values in rates.items()}
 
 
+def readable(value: float) -> str:
+    """Whole MiB/s for fast approaches, three significant digits for the kB/s ones."""
+    return f"{value:.0f}" if value >= 100 else f"{value:.3g}"
+
+
+def readable_ratio(value: float) -> str:
+    return f"{value:.3f}" if value >= 0.01 else f"{value:.2e}"
+
+
 def table(run: dict, reference: str) -> list[str]:
     p = run["parameters"]
     median = medians(run)
@@ -28,9 +37,9 @@ def table(run: dict, reference: str) -> list[str]:
              f"  {'approach':<22} {'op':<5} {'median MiB/s':>13} {'÷ ' + reference:>12}"]
     for (approach, op), rate in median.items():
         base = median.get((reference, op))
-        ratio = f"{rate / base:12.3g}" if base else f"{'-':>12}"
+        ratio = f"{readable_ratio(rate / base):>12}" if base else f"{'-':>12}"
         mark = "  stonewalled" if (approach, op) in stonewalled else ""
-        lines.append(f"  {approach:<22} {op:<5} {rate:13.4g} {ratio}{mark}")
+        lines.append(f"  {approach:<22} {op:<5} {readable(rate):>13} {ratio}{mark}")
     return lines
 
 
