@@ -23,9 +23,9 @@ final class ScratchBuffer<B> {
         return new ScratchBuffer<>(policy, byte[]::new, bytes -> bytes.length);
     }
 
-    /** Direct, so that C can pass its memory to pread and pwrite. */
+    /** Direct, so that C can pass its memory to pread and pwrite; page-aligned, so the kernel copies fast. */
     static ScratchBuffer<ByteBuffer> direct(BufferPolicy policy) {
-        return new ScratchBuffer<>(policy, ByteBuffer::allocateDirect, ByteBuffer::capacity);
+        return new ScratchBuffer<>(policy, AlignedBuffers::pageAligned, ByteBuffer::capacity);
     }
 
     /** A buffer for moving {@code bytes} bytes (more than zero): all of them, or chunks of the policy's bound. */

@@ -1,8 +1,8 @@
 package org.jiobench.workloads;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.Arrays;
+import org.jiobench.bulk.AlignedBuffers;
 
 /**
  * The one array of a rank, transferSize bytes, in the form its approach moves it. Preparing it
@@ -29,20 +29,10 @@ public final class TransferBuffer {
         int length = transferSize / type.bytes();
         this.elements = type.newArray(length);
         this.bytes = form == DataForm.BYTES ? new byte[transferSize] : null;
-        this.direct = form == DataForm.DIRECT ? pageAligned(transferSize) : null;
+        this.direct = form == DataForm.DIRECT ? AlignedBuffers.pageAligned(transferSize) : null;
         this.expectedElements = type.newArray(length);
         this.expectedBytes = new byte[transferSize];
         this.actualImage = form == DataForm.BYTES ? bytes : new byte[transferSize];
-    }
-
-    /**
-     * A native buffer starting on a page boundary, as a C program gets from posix_memalign: a
-     * large allocateDirect buffer sits 16 bytes into its pages, and on the machines measured a
-     * 4 MiB pread from the page cache into such a buffer ran at 2 GiB/s against 10 GiB/s aligned.
-     */
-    private static ByteBuffer pageAligned(int size) {
-        int page = 4096;
-        return ByteBuffer.allocateDirect(size + page).alignedSlice(page).limit(size).slice().order(ByteOrder.BIG_ENDIAN);
     }
 
     public DataForm form() {

@@ -67,6 +67,26 @@ class ApproachesTest {
     }
 
     @Test
+    void everyApproachMovesATransferThatIsNoWholePage() throws IOException {
+        int transfer = 1000;
+        for (Approach approach : Approaches.all()) {
+            if (approach.dataForm() == DataForm.NONE) continue;
+            Path file = dir.resolve("odd-" + approach.id());
+            TransferBuffer buffer = new TransferBuffer(approach.dataForm(), ElementType.INT, transfer, SEED);
+            ApproachSettings settings = new ApproachSettings(100, 1);
+            long[] offsets = {transfer, 0};
+            long[] first = {transfer / 4, 0};
+            try (TransferIo io = approach.open(file, IoMode.WRITE, buffer, settings)) {
+                io.transferAll(offsets, hooks(k -> buffer.prepare(first[k]), k -> { }));
+            }
+            assertEquals(2 * transfer, Files.size(file), approach.id());
+            try (TransferIo io = approach.open(file, IoMode.READ, buffer, settings)) {
+                io.transferAll(offsets, hooks(k -> { }, k -> assertEquals(-1, buffer.firstWrongByte(first[k]), approach.id())));
+            }
+        }
+    }
+
+    @Test
     void verificationNamesTheFirstWrongByte() throws IOException {
         Path file = dir.resolve("corrupt.dat");
         TransferBuffer written = new TransferBuffer(DataForm.BYTES, ElementType.INT, TRANSFER, SEED);
