@@ -28,12 +28,18 @@ def readable_ratio(value: float) -> str:
     return f"{value:.3f}" if value >= 0.01 else f"{value:.2e}"
 
 
+def view(parameters: dict) -> str:
+    """Which of DESIGN.md's two views a run shows."""
+    flags = [flag for flag, key in (("-e", "fsync"), ("--drop-cache", "drop_cache")) if parameters.get(key)]
+    return " " + " ".join(flags) + " (storage view)" if flags else " (page-cache view)"
+
+
 def table(run: dict, reference: str) -> list[str]:
     p = run["parameters"]
     median = medians(run)
     stonewalled = {(s["approach"], s["op"]) for s in run["summary"] if s["stonewalled"]}
     lines = [f"{run['environment']['ranks']} rank(s), -b {p['block_size'] >> 20}MiB -t {p['transfer_size'] >> 20}MiB"
-             f"{' -e (fsync)' if p['fsync'] else ' (page cache, no fsync)'}, {p['repetitions']} reps ({run['run_id']})",
+             f"{view(p)}, {p['repetitions']} reps ({run['run_id']})",
              f"  {'approach':<22} {'op':<5} {'median MiB/s':>13} {'÷ ' + reference:>12}"]
     for (approach, op), rate in median.items():
         base = median.get((reference, op))
