@@ -1,0 +1,26 @@
+"""The README's first command, as a new user runs it: `make run` in a fresh clone."""
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from conftest import HOME
+
+
+def test_make_run_from_a_fresh_clone_runs_the_main_job_and_writes_the_report(tmp_path):
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(HOME), str(clone)], check=True, timeout=120)
+    made = subprocess.run(["make", "run"], cwd=clone, capture_output=True, text=True, timeout=900)
+    assert made.returncode == 0, made.stdout[-3000:] + made.stderr[-3000:]
+    run_files = list((clone / "results").glob("*.json"))
+    assert len(run_files) == 1
+    run = json.loads(run_files[0].read_text())
+    approaches = {row["approach"] for row in run["summary"]}
+    assert {"raw-bytes", "encode-decode", "data-stream", "buffered-data-stream", "byte-array-stream",
+            "bulk-jni", "c-posix", "calibrate"} <= approaches
+    assert run["environment"]["ranks"] == 2 and run["environment"]["launcher"] == "mpirun"
+    assert all(phase["verified"] in (True, None) for phase in run["phases"])
+    assert "Summary of all phases:" in made.stdout
+    assert (clone / "report" / "report.html").is_file()
+    assert not (clone / "scratch" / "jiobench.dat").exists(), "the main job cleans up its file"
