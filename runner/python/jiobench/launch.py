@@ -149,8 +149,7 @@ def serve(comm, jvm: RankJvm, context: dict) -> int:
         message = jvm.receive()
         if message is None:
             code = jvm.exit_code()
-            abort(comm, rank, f"the JVM exited with code {code} in the middle of the run"
-                              f"{': ' + jvm.stderr.held_text() if jvm.stderr.held_text() else ''}")
+            abort(comm, rank, f"the JVM exited with code {code} in the middle of the run")
         kind = message["type"]
         if kind == "barrier":
             quiet_barrier(comm)
@@ -223,11 +222,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     if not all(comm.allgather(ready is not None)):
         return 0  # the JVM had nothing to run (--help, --version)
     jvm.stderr.pass_through()
-    environments = comm.gather(ready["environment"], root=0)
     context = {
         "parameters": ready["parameters"],
-        "environment": environments[0] if rank == 0 else None,
-        "jvms": environments,
+        "environment": ready["environment"],
         "hosts": hosts,
         "ranks_per_host": per_host,
         "ranks": size,
