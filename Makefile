@@ -13,7 +13,7 @@ RANKS ?= 2
 SCRATCH ?= scratch
 RESULTS ?= results
 REPORT ?= report
-JOB ?= -a all -b 16MiB -t 1MiB -i 3 -D 2 --verify
+JOB ?= -a all -b 64MiB -t 1MiB -i 3 -D 2 --verify
 
 .PHONY: all deps test-deps build run test clean
 
