@@ -51,13 +51,21 @@ def launch_command(options, runner_args: list[str]) -> list[str]:
     return mpirun + rank_program
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """A mistake is one line and exit code 2, as everywhere in jiobench, not argparse's usage block."""
+
+    def error(self, message: str):
+        print(f"jiobench: error: {message} (see 'jiobench {self.prog.split()[-1]} --help')", file=sys.stderr)
+        sys.exit(2)
+
+
 def run(argv: list[str]) -> int:
     if "--" in argv:
         split = argv.index("--")
         own, runner_args = argv[:split], argv[split + 1:]
     else:
         own, runner_args = argv, None
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="jiobench run",
         description="Run the per-rank runner on RANKS MPI ranks and reduce their timings to aggregate MiB/s.",
         epilog="Per-rank options go after '--'; 'jiobench run -- --help' lists them.")

@@ -135,6 +135,15 @@ def test_bad_input_is_one_line_and_exit_two(jiobench, args, message):
     assert "Traceback" not in run.stderr and "Exception" not in run.stderr
 
 
+@pytest.mark.parametrize("launcher_args", [["--launcher", "foo"], ["-n", "x"], ["-n", "0"]])
+def test_bad_launcher_options_are_one_line_and_exit_two(launcher_args):
+    completed = subprocess.run([str(JIOBENCH), "run", *launcher_args, "--", "-a", "calibrate"],
+                               capture_output=True, text=True, timeout=60)
+    assert completed.returncode == 2, completed
+    lines = completed.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("jiobench: error: "), completed.stderr
+
+
 def test_an_existing_file_is_never_clobbered(jiobench, tmp_path):
     precious = tmp_path / "precious.dat"
     precious.write_bytes(b"user data" * 1000)
