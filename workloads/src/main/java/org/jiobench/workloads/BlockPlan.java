@@ -35,11 +35,6 @@ public record BlockPlan(int rank, int ranks, long blockSize, long transferSize, 
         return segments * transfersPerBlock();
     }
 
-    /** Bytes this rank moves in a full phase. */
-    public long bytes() {
-        return transferCount() * transferSize;
-    }
-
     /** Bytes the file must hold for this plan to read it whole. */
     public long fileExtent() {
         return filePerProcess ? segments * blockSize : (long) segments * ranks * blockSize;

@@ -14,8 +14,6 @@ final class DoubleElements implements ElementArray {
         values = new double[length];
     }
 
-    @Override public ElementType type() { return ElementType.DOUBLE; }
-
     @Override public int length() { return values.length; }
 
     @Override public void fill(long firstElement, long seed) {

@@ -13,8 +13,6 @@ import org.jiobench.bulk.BulkDataOutput;
  * indirection per element.
  */
 public interface ElementArray {
-    ElementType type();
-
     int length();
 
     /** Sets element i to the pattern value of global element {@code firstElement + i}. */

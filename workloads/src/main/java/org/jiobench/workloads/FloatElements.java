@@ -14,8 +14,6 @@ final class FloatElements implements ElementArray {
         values = new float[length];
     }
 
-    @Override public ElementType type() { return ElementType.FLOAT; }
-
     @Override public int length() { return values.length; }
 
     @Override public void fill(long firstElement, long seed) {

@@ -14,8 +14,6 @@ final class IntElements implements ElementArray {
         values = new int[length];
     }
 
-    @Override public ElementType type() { return ElementType.INT; }
-
     @Override public int length() { return values.length; }
 
     @Override public void fill(long firstElement, long seed) {

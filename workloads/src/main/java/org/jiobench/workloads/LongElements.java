@@ -14,8 +14,6 @@ final class LongElements implements ElementArray {
         values = new long[length];
     }
 
-    @Override public ElementType type() { return ElementType.LONG; }
-
     @Override public int length() { return values.length; }
 
     @Override public void fill(long firstElement, long seed) {
