@@ -13,10 +13,11 @@ from .points import bandwidth_points, records_frame, varied_parameters
 from .tables import Cells, format_parameter, markdown
 from .units import format_rate, format_ratio
 
-SIGNIFICANCE = ("the min..max ranges of the repetitions of A and B do not overlap "
-                "(judged only with at least 2 repetitions on each side, otherwise '?')")
+SIGNIFICANCE = ("the 95% confidence intervals of the means of A and B do not overlap (runs older than "
+                "confidence intervals: their min..max ranges; judged only with at least 2 repetitions on "
+                "each side, otherwise '?')")
 KEY = ("approach", "op", "ranks")
-SIDE_STATS = ("reps", "mean", "min", "max", "stddev", "stonewalled")
+SIDE_STATS = ("reps", "mean", "min", "max", "stddev", "ci95_low", "ci95_high", "stonewalled")
 
 
 def compare_parameters(runs_a: Sequence[dict], runs_b: Sequence[dict]) -> list[str]:
@@ -28,10 +29,18 @@ def compare_parameters(runs_a: Sequence[dict], runs_b: Sequence[dict]) -> list[s
     return names
 
 
+def _spread(side: pd.Series) -> tuple[float, float]:
+    """The confidence interval of the mean where the run files hold one, else min..max."""
+    if side["ci95_low"] is not None and not pd.isna(side["ci95_low"]):
+        return side["ci95_low"], side["ci95_high"]
+    return side["min"], side["max"]
+
+
 def significant(a: pd.Series, b: pd.Series) -> Optional[bool]:
     if a["reps"] < 2 or b["reps"] < 2:
         return None
-    return bool(a["max"] < b["min"] or b["max"] < a["min"])
+    (a_low, a_high), (b_low, b_high) = _spread(a), _spread(b)
+    return bool(a_high < b_low or b_high < a_low)
 
 
 def compare(runs_a: Sequence[dict], runs_b: Sequence[dict]) -> tuple[pd.DataFrame, list[str]]:

@@ -14,8 +14,8 @@ import pandas as pd
 
 from .figures import DrawnFigure, figure_slice
 from .points import NOT_MEASURED, OPS
-from .tables import (STONEWALL_MARK, STONEWALL_NOTE, Cells, bandwidth_cells, format_parameter,
-                     phase_cells, ratio_explanation)
+from .tables import (SHORT_MARK, SHORT_NOTE, STATISTICS_NOTE, STONEWALL_MARK, STONEWALL_NOTE, Cells,
+                     bandwidth_cells, format_parameter, phase_cells, ratio_explanation)
 from .units import format_rate, format_ratio, plural
 
 STYLE = """
@@ -39,6 +39,7 @@ th { background: #f6f8fa; border-bottom: 1px solid #d0d7de; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 tr.stonewalled td { font-style: italic; color: #7d4e00; }
 tr.failed td { color: #a40e26; font-weight: 600; }
+tr.warmup td { color: #8c959f; }
 .key td.num { font-size: 15px; } .key td:first-child { font-weight: 600; }
 .note { color: #57606a; font-size: 13px; }
 code { font-size: 12.5px; background: #f6f8fa; padding: 1px 4px; border-radius: 4px; word-break: break-all; }
@@ -70,8 +71,9 @@ def html_table(cells: Cells, classes: Optional[Sequence[str]] = None, css: str =
 
 
 def _row_classes(frame: pd.DataFrame) -> list[str]:
-    return ["failed" if v is False else "stonewalled" if s else ""
-            for v, s in zip(frame["verified"], frame["stonewalled"])]
+    warmup = frame["warmup"] if "warmup" in frame else [False] * len(frame)
+    return ["failed" if v is False else "warmup" if w else "stonewalled" if s else ""
+            for v, s, w in zip(frame["verified"], frame["stonewalled"], warmup)]
 
 
 def _embedded(figure: DrawnFigure) -> str:
@@ -81,8 +83,9 @@ def _embedded(figure: DrawnFigure) -> str:
             f"<a href=\"{_e(figure.svg.name)}\">SVG</a>.</figcaption></figure>")
 
 
-def _status(points: pd.DataFrame, phases: pd.DataFrame) -> str:
-    """Badges a reader must not miss: failed verification, stonewalled points, what was checked."""
+def _status(runs: Sequence[dict], points: pd.DataFrame, phases: pd.DataFrame) -> str:
+    """Badges a reader must not miss: failed verification, stonewalled and short points, what was
+    checked, runs without forks."""
     failed = phases[phases["verified"].map(lambda v: v is False)]
     checked = phases["verified"].map(lambda v: v is True).sum()
     unchecked = phases["verified"].map(lambda v: v is None).sum()
@@ -99,6 +102,17 @@ def _status(points: pd.DataFrame, phases: pd.DataFrame) -> str:
     if stonewalled:
         badges.append(f'<span class="badge warn">{STONEWALL_MARK} {plural(stonewalled, "point")} stonewalled '
                       f"(hollow markers): stopped at the deadline</span>")
+    short = int(points["short"].sum())
+    if short:
+        badges.append(f'<span class="badge warn">{SHORT_MARK} {plural(short, "point")} short: phases under 50 ms'
+                      "</span>")
+    unforked = [run["run_id"] for run in runs if run["parameters"].get("forks") == 0]
+    if unforked:
+        badges.append(f'<span class="badge warn">{plural(len(unforked), "run")} without forks (--forks 0): '
+                      "every approach in one JVM, so one's JIT profile can slow the next</span>")
+    warmups = int(phases["warmup"].sum())
+    if warmups:
+        badges.append(f'<span class="badge info">{plural(warmups, "warm-up phase")} kept, never counted</span>')
     return f'<div class="status">{"".join(badges)}</div>'
 
 
@@ -245,7 +259,8 @@ def render(runs: Sequence[dict], points: pd.DataFrame, phases: pd.DataFrame, par
            files: Iterable[str]) -> str:
     """The whole page as one string."""
     headline, key_table, where = _headline(points, reference, parameters, approaches)
-    stonewall_note = STONEWALL_NOTE if points["stonewalled"].any() else ""
+    stonewall_note = " ".join(note for note, flag in ((STONEWALL_NOTE, "stonewalled"), (SHORT_NOTE, "short"))
+                              if points[flag].any())
     first, others = (figures[0], figures[1:]) if figures else (None, [])
     ignored = ", ".join(sorted(NOT_MEASURED - {"approaches"}))
     sections = [
@@ -255,13 +270,13 @@ def render(runs: Sequence[dict], points: pd.DataFrame, phases: pd.DataFrame, par
         f"<title>jiobench report: {_e(', '.join(approaches))}</title><style>{STYLE}</style></head><body>",
         "<h1>jiobench: aggregate file I/O bandwidth</h1>",
         _lede(runs, points),
-        _status(points, phases),
+        _status(runs, points, phases),
         headline,
         _embedded(first) if first else '<p class="note">No figure: no phase has a positive, finite rate.</p>',
         f"<h3>Key numbers ({_e(where)})</h3>",
         key_table,
         f'<p class="note">{_e(ratio_explanation(reference, parameters))} '
-        f"Mean of the repetitions, in MiB/s (2<sup>20</sup> bytes/s). {_e(stonewall_note)}</p>",
+        f"Mean of the measured repetitions, in MiB/s (2<sup>20</sup> bytes/s). {_e(stonewall_note)}</p>",
     ]
     if others:
         sections.append("<h2>More figures</h2>")
@@ -269,16 +284,17 @@ def render(runs: Sequence[dict], points: pd.DataFrame, phases: pd.DataFrame, par
     cells = bandwidth_cells(points, parameters, reference)
     sections += [
         "<h2>Bandwidth per approach, op and process count</h2>",
-        f'<p class="note">Statistics over repetitions as the run files summarize them (population '
-        f"stddev); points reached by several runs pool their phases (runs differing only in {_e(ignored)} "
+        f'<p class="note">{_e(STATISTICS_NOTE)} Points reached by several runs pool their phases '
+        f"(runs differing only in {_e(ignored)} "
         f"count as the same point). {_e(ratio_explanation(reference, parameters))} "
         f"{_e(stonewall_note)}</p>",
         html_table(cells, _row_classes(points)),
         "<h2>What was run</h2>",
         _what_was_run(runs),
         "<h2>Phases and verification</h2>",
-        '<p class="note">One row per approach × op × repetition of each run. Verified: every rank '
-        "checked the data it read or wrote (yes), a rank found wrong data (NO), or nobody checked.</p>",
+        '<p class="note">One row per approach × op × fork × repetition of each run, warm-up repetitions '
+        "in grey. Verified: every rank checked the data it read or wrote (yes), a rank found wrong data (NO), "
+        "or nobody checked.</p>",
         html_table(phase_cells(phases, parameters), _row_classes(phases)),
         f'<p class="note">Files next to this page: {_e(", ".join(files))}.</p>',
         "</body></html>",

@@ -19,10 +19,12 @@ REFERENCES = ("c-posix", "raw-bytes")
 OPS = ("write", "read")
 
 # Parameters that do not change what a phase measures; runs differing only in them pool together.
-NOT_MEASURED = frozenset({"approaches", "file", "results", "write", "read", "repetitions", "verify",
-                          "seed", "keep", "overwrite"})
+NOT_MEASURED = frozenset({"approaches", "file", "results", "write", "read", "repetitions", "warmup",
+                          "verify", "seed", "keep", "overwrite"})
 
 STAT_COLUMNS = ("mean", "min", "max", "stddev")
+# Run files before schema 2 have no median or confidence interval: those points show none.
+LATER_STAT_COLUMNS = ("median", "ci95_low", "ci95_high")
 
 
 def parameter_value(run: dict, name: str):
@@ -73,8 +75,9 @@ def records_frame(records: list[dict], columns: Sequence[str], keep_as_is: Seque
 
 
 def bandwidth_points(runs: Sequence[dict], parameters: Sequence[str]) -> pd.DataFrame:
-    """One row per point: approach, op, ranks, the given parameters, the statistics (reps, mean,
-    min, max, stddev in MiB/s, seconds_mean, bytes_mean, stonewalled, verified), the runs that
+    """One row per point: approach, op, ranks, the given parameters, the statistics (reps, forks,
+    mean, min, max, stddev, median, ci95_low, ci95_high in MiB/s, seconds_mean, bytes_mean,
+    stonewalled, short, verified), the runs that
     contributed (`runs`, `run_ids`), and `ratio`: mean over the reference approach's mean at the
     same op, ranks and parameters (NaN where the reference was not measured; see
     `reference_approach`)."""
@@ -97,13 +100,19 @@ def bandwidth_points(runs: Sequence[dict], parameters: Sequence[str]) -> pd.Data
             stats = summarize(phases)[0]
         if key[0] == reference:
             base[key[1:]] = stats["bw_mib_s"]["mean"]
+        interval = stats["bw_mib_s"].get("ci95") or (None, None)
         records.append({
             **dict(zip(("approach", "op", "ranks", *parameters), key)),
             "reps": stats["reps"],
+            "forks": stats.get("forks", 1),
             **{name: stats["bw_mib_s"][name] for name in STAT_COLUMNS},
+            "median": stats["bw_mib_s"].get("median"),
+            "ci95_low": interval[0],
+            "ci95_high": interval[1],
             "seconds_mean": stats.get("seconds_mean"),
             "bytes_mean": stats.get("bytes_mean"),
             "stonewalled": bool(stats["stonewalled"]),
+            "short": bool(stats.get("short", False)),
             "verified": stats["verified"],
             "runs": len(members),
             "run_ids": " ".join(run["run_id"] for run, _ in members),
@@ -117,13 +126,14 @@ def bandwidth_points(runs: Sequence[dict], parameters: Sequence[str]) -> pd.Data
         approach, op, ranks, *values = record["key"]
         return (order.index(approach), OPS.index(op), ranks, *(value_order(v) for v in values))
     records.sort(key=sort_key)
-    columns = ["approach", "op", "ranks", *parameters, "reps", *STAT_COLUMNS, "ratio",
-               "seconds_mean", "bytes_mean", "stonewalled", "verified", "runs", "run_ids"]
+    columns = ["approach", "op", "ranks", *parameters, "reps", "forks", *STAT_COLUMNS, *LATER_STAT_COLUMNS, "ratio",
+               "seconds_mean", "bytes_mean", "stonewalled", "short", "verified", "runs", "run_ids"]
     return records_frame(records, columns, keep_as_is=(*parameters, "verified"))
 
 
 def phase_rows(runs: Sequence[dict], parameters: Sequence[str]) -> pd.DataFrame:
-    """Every phase of every run as written, with the run id and the given parameters."""
+    """Every phase of every run as written (warm-up ones too, marked), with the run id and the
+    given parameters."""
     records = []
     for run in runs:
         values = {name: parameter_value(run, name) for name in parameters}
@@ -134,14 +144,17 @@ def phase_rows(runs: Sequence[dict], parameters: Sequence[str]) -> pd.DataFrame:
                 "op": phase["op"],
                 "ranks": phase["ranks"],
                 **values,
+                "fork": phase.get("fork", 0),
                 "rep": phase["rep"],
+                "warmup": bool(phase.get("warmup", False)),
                 "bw_mib_s": phase["bw_mib_s"],
                 "seconds": phase["seconds"],
                 "first_done_s": phase.get("first_done_s"),
                 "bytes": phase["bytes"],
                 "stonewalled": bool(phase["stonewalled"]),
+                "short": bool(phase.get("short", False)),
                 "verified": phase["verified"],
             })
-    columns = ["run_id", "approach", "op", "ranks", *parameters, "rep", "bw_mib_s", "seconds",
-               "first_done_s", "bytes", "stonewalled", "verified"]
+    columns = ["run_id", "approach", "op", "ranks", *parameters, "fork", "rep", "warmup", "bw_mib_s", "seconds",
+               "first_done_s", "bytes", "stonewalled", "short", "verified"]
     return records_frame(records, columns, keep_as_is=(*parameters, "verified"))

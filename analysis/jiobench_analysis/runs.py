@@ -6,7 +6,9 @@ import sys
 from pathlib import Path
 from typing import Iterable, Optional
 
-SCHEMA = "jiobench-run/1"
+SCHEMA = "jiobench-run/2"
+# Version 1 (before forks and warm-up) still loads: its phases are fork 0, none of them warm-up.
+READABLE_SCHEMAS = ("jiobench-run/1", SCHEMA)
 SCHEMA_FAMILY = "jiobench-run/"
 
 RUN_KEYS = ("schema", "run_id", "parameters", "environment", "phases", "summary")
@@ -77,8 +79,9 @@ def load_run(path: Path) -> dict:
     schema = run["schema"]
     if not isinstance(schema, str) or not schema.startswith(SCHEMA_FAMILY):
         raise _NotARunFile(f"{path}: not a run file: schema {schema!r}")
-    if schema != SCHEMA:
-        raise ReportError(f"{path}: unknown run file schema {schema!r} (this version reads {SCHEMA})")
+    if schema not in READABLE_SCHEMAS:
+        raise ReportError(f"{path}: unknown run file schema {schema!r} (this version reads "
+                          f"{' and '.join(READABLE_SCHEMAS)})")
     missing = _missing(run, RUN_KEYS)
     if missing:
         raise ReportError(f"{path}: run file lacks {', '.join(missing)}")

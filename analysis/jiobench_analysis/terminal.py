@@ -35,6 +35,8 @@ def _note(point) -> str:
     notes = []
     if point["stonewalled"]:
         notes.append("stonewalled")
+    if point["short"]:
+        notes.append("short")
     if point["verified"] is False:
         notes.append("VERIFY FAILED")
     return ", ".join(notes)

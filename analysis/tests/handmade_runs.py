@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
-from typing import Mapping, Optional
+from typing import Mapping, Optional, Sequence
 
 from jiobench.reduce import MIB, reduce_phase, summarize
 
@@ -16,22 +16,28 @@ _counter = iter(range(1, 1_000_000))
 def run_file(results: Path, rates_mib_s: Mapping[str, float], *, ranks: int = 2, reps: int = 3,
              transfer_size: int = MIB, buffer_size: int = 64 * 1024, block_size: int = 8 * MIB,
              spread: float = 0.02, stonewalled: tuple = (), verified: Optional[bool] = True,
-             seed: int = 1, **overrides) -> Path:
+             seed: int = 1, warmup: int = 0, rep_factors: Optional[Sequence[float]] = None,
+             schema: str = "jiobench-run/2", **overrides) -> Path:
     """Writes a run whose approaches move `block_size` per rank per phase at about the given
     aggregate rates (MiB/s, +- `spread` between repetitions); returns the file's path.
-    Approaches named in `stonewalled` stop at their deadline after moving half the block."""
+    Approaches named in `stonewalled` stop at their deadline after moving half the block.
+    `warmup` repetitions come first, at a tenth of the rate; `rep_factors` scales each measured
+    repetition's rate. A `schema` of "jiobench-run/1" writes a file as runs before forks did."""
     random_ = random.Random(seed)
     number = next(_counter)
     run_id = f"20240102-0304{number % 60:02d}-{number:06x}"
+    factors = list(rep_factors) if rep_factors else [1.0] * reps
+    reps = len(factors)
     records = []
     for approach, rate in rates_mib_s.items():
         for op in ("write", "read"):
-            for rep in range(reps):
+            for rep in range(warmup + reps):
+                factor = 0.1 if rep < warmup else factors[rep - warmup]
                 for rank in range(ranks):
                     moved = block_size // 2 if approach in stonewalled else block_size
-                    elapsed = moved * ranks / MIB / rate * (1 + random_.uniform(-spread, spread))
+                    elapsed = moved * ranks / MIB / (rate * factor) * (1 + random_.uniform(-spread, spread))
                     records.append({
-                        "approach": approach, "op": op, "rep": rep, "rank": rank,
+                        "approach": approach, "op": op, "fork": 1, "rep": rep, "warmup": rep < warmup, "rank": rank,
                         "host": f"node{rank % 2}", "bytes": moved, "transfers": moved // transfer_size,
                         "open_s": 1e-4, "transfer_s": elapsed - 2e-4, "close_s": 1e-4,
                         "elapsed_s": elapsed, "stonewalled": approach in stonewalled,
@@ -43,17 +49,28 @@ def run_file(results: Path, rates_mib_s: Mapping[str, float], *, ranks: int = 2,
         if (record["approach"], record["op"], record["rep"]) not in keys:
             keys.append((record["approach"], record["op"], record["rep"]))
     phases = [reduce_phase([r for r in records if (r["approach"], r["op"], r["rep"]) == key]) for key in keys]
+    summary = summarize(phases)
+    if schema == "jiobench-run/1":
+        for row in records + phases:
+            for key in ("fork", "warmup", "short"):
+                row.pop(key, None)
+        for row in summary:
+            for key in ("forks", "short"):
+                row.pop(key)
+            for key in ("median", "ci95"):
+                row["bw_mib_s"].pop(key)
     parameters = {
         "approaches": list(rates_mib_s), "block_size": block_size, "transfer_size": transfer_size,
         "segments": 1, "file_per_process": False, "file": "/scratch/jiobench.dat", "write": True,
         "read": True, "repetitions": reps, "fsync": False, "deadline_s": 5.0 if stonewalled else None,
-        "reorder": False, "type": "int", "buffer_size": buffer_size, "order": "sequential",
+        "reorder": False, "type": "int", "buffer_size": buffer_size, "order": "sequential", "warmup": warmup,
+        "forks": 1,
         "verify": verified is not None, "seed": 42, "keep": False, "overwrite": True,
         "calibrate_rate": 64 * MIB,
     }
     parameters.update(overrides)
     run = {
-        "schema": "jiobench-run/1",
+        "schema": schema,
         "run_id": run_id,
         "started": f"2024-01-02T03:04:{number % 60:02d}Z",
         "finished": f"2024-01-02T03:05:{number % 60:02d}Z",
@@ -70,7 +87,7 @@ def run_file(results: Path, rates_mib_s: Mapping[str, float], *, ranks: int = 2,
             "filesystem": {"path": "/scratch", "type": "ext4", "striping": None},
         },
         "phases": phases,
-        "summary": summarize(phases),
+        "summary": summary,
         "per_rank": records,
     }
     results.mkdir(parents=True, exist_ok=True)

@@ -41,14 +41,14 @@ def case_json_array(tmp_path):
 
 def case_unknown_schema(tmp_path):
     run = good_run(tmp_path)
-    run["schema"] = "jiobench-run/2"
-    return [write(tmp_path / "v2.json", json.dumps(run)), "-o", str(tmp_path / "out")], "unknown run file schema"
+    run["schema"] = "jiobench-run/9"
+    return [write(tmp_path / "v9.json", json.dumps(run)), "-o", str(tmp_path / "out")], "unknown run file schema"
 
 
 def case_unknown_schema_in_a_directory(tmp_path):
     run = good_run(tmp_path)
-    run["schema"] = "jiobench-run/2"
-    write(tmp_path / "dir" / "v2.json", json.dumps(run))
+    run["schema"] = "jiobench-run/9"
+    write(tmp_path / "dir" / "v9.json", json.dumps(run))
     return [str(tmp_path / "dir"), "-o", str(tmp_path / "out")], "unknown run file schema"
 
 
@@ -149,7 +149,7 @@ def test_help_documents_both_forms_and_the_significance_rule():
     assert "jiobench report RESULTS... [-o DIR]" in done.stdout
     assert "jiobench report --compare A B [-o DIR]" in done.stdout
     words = " ".join(done.stdout.split())
-    assert "significant when the min..max ranges of the repetitions of A and B do not overlap" in words
+    assert "significant when the 95% confidence intervals of the means of A and B do not overlap" in words
     assert "c-posix" in words
     assert max(len(line) for line in done.stdout.splitlines()) <= 80
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -18,6 +19,7 @@ from typing import Optional
 HOME = Path(os.environ.get("JIOBENCH_HOME", Path(__file__).resolve().parents[3]))
 JAR = Path(os.environ.get("JIOBENCH_JAR", HOME / "runner" / "target" / "jiobench-runner.jar"))
 HELP_FLAGS = {"-h", "--help", "-V", "--version"}
+RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 
 def error(message: str, code: int = 2) -> int:
@@ -37,6 +39,7 @@ def launch_command(options, runner_args: list[str]) -> list[str]:
     """The mpirun or srun line that starts one launcher per rank."""
     rank_program = [sys.executable, "-m", "jiobench.launch", f"--java={options.java}", f"--jar={JAR}",
                     f"--jvm-args={options.jvm_args}", f"--launcher={options.launcher}",
+                    *([f"--run-id={options.run_id}"] if options.run_id else []),
                     f"--command-line={shlex.join(['jiobench', 'run', *options.original])}", "--", *runner_args]
     if options.launcher == "srun":
         return ["srun", "--mpi=pmix", "-n", str(options.ranks), *shlex.split(options.launcher_args), *rank_program]
@@ -75,6 +78,7 @@ def run(argv: list[str]) -> int:
     parser.add_argument("--launcher-args", default="", help="extra arguments for mpirun or srun, as one string")
     parser.add_argument("--jvm-args", default="", help="JVM options for every rank, as one string (e.g. '-Xmx4g')")
     parser.add_argument("--java", default=os.environ.get("JIOBENCH_JAVA", "java"), help="the java to run (default: java)")
+    parser.add_argument("--run-id", help="name of the run file (RESULTS/RUN_ID.json) instead of a time stamp")
     if runner_args is None:
         options, runner_args = parser.parse_known_args(own)
     else:
@@ -82,6 +86,9 @@ def run(argv: list[str]) -> int:
     options.original = argv
     if options.ranks < 1:
         return error(f"-n must be at least 1, not {options.ranks}")
+    if options.run_id is not None and not RUN_ID.fullmatch(options.run_id):
+        return error(f"--run-id {options.run_id!r} is not a name: letters, digits, '.', '_' and '-', "
+                     "starting with a letter or digit")
     if not JAR.is_file():
         return error(f"the runner is not built ({JAR} is missing): run 'make build' in {HOME}")
     if HELP_FLAGS.intersection(runner_args):

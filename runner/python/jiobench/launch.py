@@ -1,10 +1,11 @@
 """One MPI rank of a run: starts this rank's JVM and serves it over two pipes.
 
-The JVM (org.jiobench.runner.LauncherWorld) sends JSON lines: ready, barrier, record, error,
-failed, finished. This side answers with plain lines and does all the MPI: barriers, the gather
-of records to rank 0, the stonewall agreement, and the abort that takes the whole job down when a
-rank fails, so no rank is left waiting. Rank 0 reduces each phase as it ends (progress lines) and
-writes the run file at the end.
+Each fork of the run is one JVM child (org.jiobench.runner.LauncherWorld), started in turn; it
+sends JSON lines: ready, barrier, record, wear-out, error, failed, finished. This side answers
+with plain lines and does all the MPI: barriers, the gather of records to rank 0, the agreements
+after a stonewall, and the abort that takes the whole job down when a rank fails, so no rank is
+left waiting. Rank 0 hands the records to `jiobench.collect`, which reduces, prints and writes
+the run file.
 
 Started by `jiobench run` under mpirun or srun as `python -m jiobench.launch [options] -- RUNNER-ARGS`.
 """
@@ -23,7 +24,7 @@ from typing import Optional
 
 from mpi4py import MPI
 
-from . import reduce, runfile, table
+from . import collect, runfile
 
 # Polling keeps a waiting launcher off the CPU its JVM (or another rank's) is measuring with;
 # MPI's own blocking calls spin. 0.2 ms adds that much skew between the ranks' barrier exits.
@@ -73,13 +74,13 @@ class StderrRelay(threading.Thread):
 
 
 class RankJvm:
-    """The JVM child of this rank and its two control pipes."""
+    """One JVM child of this rank (one fork of the run) and its two control pipes."""
 
-    def __init__(self, command: list[str], rank: int, size: int, reorder_shift: int):
+    def __init__(self, command: list[str], rank: int, size: int, reorder_shift: int, task: str):
         reply_read, reply_write = os.pipe()
         message_read, message_write = os.pipe()
         env = dict(os.environ)
-        env["JIOBENCH_CONTROL"] = f"{rank},{size},{reorder_shift},{reply_read},{message_write}"
+        env["JIOBENCH_CONTROL"] = f"{rank},{size},{reorder_shift},{reply_read},{message_write},{task}"
         self.process = subprocess.Popen(command, env=env, pass_fds=(reply_read, message_write),
                                         stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         os.close(reply_read)
@@ -136,15 +137,50 @@ def report_start_failure(statuses: list[tuple[int, str]]) -> int:
     return max(code for _, code, _ in failed)
 
 
+def start_fork(comm, command: list[str], shift: int, task: str) -> tuple[Optional[RankJvm], Optional[dict], int]:
+    """Starts this rank's JVM for one task and waits until every rank's JVM is ready.
+
+    Returns (jvm, ready message, 0), or (None, None, exit code) when some rank's JVM did not come
+    up; then rank 0 has said why, once. A ready message of None with code 0 is a JVM that had
+    nothing to run (--help, --version).
+    """
+    rank, size = comm.Get_rank(), comm.Get_size()
+    try:
+        jvm = RankJvm(command, rank, size, shift, task)
+    except OSError as problem:
+        jvm, status, ready = None, (127, f"cannot start {command[0]}: {problem.strerror}"), None
+    else:
+        code, text, ready = start_status(jvm, jvm.receive())
+        status = (code, text)
+    statuses = comm.allgather(status)
+    if any(code != 0 for code, _ in statuses):
+        if ready is not None:
+            jvm.answer("stop")
+            jvm.exit_code()
+        code = report_start_failure(statuses) if rank == 0 else max(code for code, _ in statuses)
+        return None, None, code
+    return jvm, ready, 0
+
+
+def fork_tasks(parameters: dict) -> list[str]:
+    """The JVMs of the run after the first, as tasks "FORK:APPROACH-INDEX": fork 1 of every
+    approach, then fork 2 of every approach, ... so a slow spell falls on all approaches alike."""
+    if parameters["forks"] == 0:
+        return []
+    tasks = [f"{fork}:{index}" for fork in range(1, parameters["forks"] + 1)
+             for index in range(len(parameters["approaches"]))]
+    return tasks[1:]  # fork 1 of the first approach is the first JVM
+
+
 def abort(comm, rank: int, message: str) -> None:
     print(f"jiobench: rank {rank} failed: {message}", file=sys.stderr, flush=True)
     comm.Abort(1)
 
 
-def serve(comm, jvm: RankJvm, context: dict) -> int:
-    """Answers the JVM until it finishes; returns the rank's exit code."""
+def serve(comm, jvm: RankJvm, host: str, collector: Optional[collect.Collector]) -> tuple[int, list[str]]:
+    """Answers one JVM until it finishes; returns its rank's exit code and (on rank 0) the
+    messages of every rank's JVM about what went wrong."""
     rank = comm.Get_rank()
-    collected: list[dict] = []
     while True:
         message = jvm.receive()
         if message is None:
@@ -155,38 +191,46 @@ def serve(comm, jvm: RankJvm, context: dict) -> int:
             quiet_barrier(comm)
             jvm.answer("go")
         elif kind == "record":
-            record = dict(message["record"], host=context["hosts"][rank])
+            record = dict(message["record"], host=host)
             quiet_barrier(comm)
             records = comm.gather(record, root=0)
-            fewest = None
-            if rank == 0:
-                phase = reduce.reduce_phase(records)
-                collected.extend(records)
-                print(table.progress_line(phase), flush=True)
-                fewest = min(r["transfers"] for r in records)
-            jvm.answer(comm.bcast(fewest, root=0))
+            if collector is not None:
+                collector.phase(records)
+            jvm.answer(json.dumps(comm.allgather(record["bytes"])))
+        elif kind == "wear-out":
+            jvm.answer(comm.allreduce(message["bytes"], op=MPI.MAX))
         elif kind == "failed":
             abort(comm, rank, message["message"])
         elif kind == "finished":
             code = jvm.exit_code()
             outcomes = comm.gather((message["exit"], message.get("message")), root=0)
-            if rank == 0:
-                write_results(context, collected)
-                for _, text in outcomes:
-                    if text:
-                        print(f"jiobench: error: {text}", file=sys.stderr)
-                code = max(code, *(exit_code for exit_code, _ in outcomes))
-            return code
+            if rank != 0:
+                return code, []
+            return max(code, *(exit_code for exit_code, _ in outcomes)), [text for _, text in outcomes if text]
         else:
             abort(comm, rank, f"unexpected message from the JVM: {message!r}")
 
 
-def write_results(context: dict, per_rank: list[dict]) -> None:
-    run = runfile.build(context, per_rank)
-    print()
-    print(table.summary_table(run["summary"]))
-    path = runfile.write(run, context["parameters"]["results"])
-    print(path, flush=True)
+def slurm_environment() -> Optional[dict]:
+    """The Slurm job and step this run belongs to, as Slurm tells its tasks."""
+    if "SLURM_JOB_ID" not in os.environ:
+        return None
+    names = {"job_id": "SLURM_JOB_ID", "step_id": "SLURM_STEP_ID", "nodes": "SLURM_JOB_NODELIST",
+             "node_count": "SLURM_JOB_NUM_NODES", "tasks_per_node": "SLURM_TASKS_PER_NODE",
+             "partition": "SLURM_JOB_PARTITION", "account": "SLURM_JOB_ACCOUNT"}
+    return {key: os.environ.get(variable) for key, variable in names.items()}
+
+
+def remove_created(comm, created: list[str], keep: bool) -> None:
+    """Removes the files this rank's first JVM created, once every rank is done with them."""
+    quiet_barrier(comm)
+    if keep:
+        return
+    for path in created:
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -195,6 +239,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--jar", required=True)
     parser.add_argument("--jvm-args", default="")
     parser.add_argument("--launcher", default="mpirun")
+    parser.add_argument("--run-id", default=None, help="the run file's name, instead of a time stamp")
     parser.add_argument("--command-line", default="", help="the user's command, for the run file")
     parser.add_argument("runner_args", nargs=argparse.REMAINDER)
     options = parser.parse_args(argv)
@@ -204,39 +249,47 @@ def main(argv: Optional[list[str]] = None) -> int:
     rank, size = comm.Get_rank(), comm.Get_size()
     hosts, per_host, shift = describe_hosts(comm)
     command = [options.java, *shlex.split(options.jvm_args), "-jar", options.jar, *runner_args]
-    try:
-        jvm = RankJvm(command, rank, size, shift)
-    except OSError as problem:
-        jvm = None
-        status = (127, f"cannot start {options.java}: {problem.strerror}")
-        ready = None
-    if jvm is not None:
-        code, text, ready = start_status(jvm, jvm.receive())
-        status = (code, text)
-    statuses = comm.allgather(status)
-    if any(code != 0 for code, _ in statuses):
-        if ready is not None:
-            jvm.answer("stop")
-            jvm.exit_code()
-        return report_start_failure(statuses) if rank == 0 else max(code for code, _ in statuses)
+    jvm, ready, code = start_fork(comm, command, shift, "first")
+    if jvm is None:
+        return code
     if not all(comm.allgather(ready is not None)):
         return 0  # the JVM had nothing to run (--help, --version)
-    jvm.stderr.pass_through()
+    parameters = ready["parameters"]
     context = {
-        "parameters": ready["parameters"],
+        "parameters": parameters,
         "environment": ready["environment"],
         "hosts": hosts,
         "ranks_per_host": per_host,
         "ranks": size,
         "launcher": options.launcher,
         "command_line": shlex.split(options.command_line) if options.command_line else runner_args,
-        "mpi": {"library": MPI.Get_library_version().strip(), "standard": "%d.%d" % MPI.Get_version()},
+        "mpi": {"library": MPI.Get_library_version().strip().strip("\0").strip(),
+                "standard": "%d.%d" % MPI.Get_version()},
         "started": runfile.now(),
+        "run_id": options.run_id,
+        "slurm": slurm_environment(),
     }
-    if rank == 0:
-        print(table.run_header(context), flush=True)
-    jvm.answer("start")
-    return serve(comm, jvm, context)
+    collector = collect.Collector(context) if rank == 0 else None
+    if collector is not None:
+        collector.start()
+    code, problems = 0, []
+    tasks = iter(fork_tasks(parameters))
+    while jvm is not None:
+        jvm.stderr.pass_through()
+        jvm.answer("start")
+        fork_code, fork_problems = serve(comm, jvm, hosts[rank], collector)
+        code, problems = max(code, fork_code), problems + fork_problems
+        task = next(tasks, None)
+        if task is None:
+            break
+        jvm, _, start_code = start_fork(comm, command, shift, task)
+        code = max(code, start_code)
+    remove_created(comm, ready["created"], parameters["keep"])
+    if collector is not None:
+        collector.finish()
+        for text in problems:
+            print(f"jiobench: error: {text}", file=sys.stderr)
+    return code
 
 
 if __name__ == "__main__":

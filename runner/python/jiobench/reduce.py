@@ -1,15 +1,33 @@
 """The one reduction of per-rank timings to aggregate figures.
 
-Every number a table, a plot or a comparison shows comes from here: the launcher applies
+Every number a table, a plot or a comparison shows comes from here: rank 0 applies
 `reduce_phase` as phases finish and `summarize` at the end of a run; the analysis applies
 `summarize` again only to pool phases of several runs, never a formula of its own.
 """
 from __future__ import annotations
 
 import math
+import statistics
 from typing import Iterable, Mapping, Optional, Sequence
 
 MIB = 1024 * 1024
+
+# A phase whose slowest rank took less than this is too short to time well: a few scheduler
+# ticks or one page fault are a large share of it.
+SHORT_PHASE_S = 0.05
+
+# Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom.
+_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+         2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
+         2.045, 2.042)
+
+
+def t975(degrees_of_freedom: int) -> float:
+    """The 97.5% quantile of Student's t (a Cornish-Fisher expansion past the table, exact to 3 decimals)."""
+    if degrees_of_freedom <= len(_T975):
+        return _T975[degrees_of_freedom - 1]
+    z, n = 1.959964, degrees_of_freedom
+    return z + (z ** 3 + z) / (4 * n) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * n ** 2)
 
 
 def bandwidth_mib_s(total_bytes: int, seconds: float) -> float:
@@ -25,20 +43,27 @@ def _all_verified(flags: Iterable[Optional[bool]]) -> Optional[bool]:
     return all(flags)
 
 
+def phase_key(record: Mapping) -> tuple:
+    """What identifies a phase among a run's records; runs before forks existed are fork 0."""
+    return record["approach"], record["op"], record.get("fork", 0), record["rep"]
+
+
 def reduce_phase(records: Sequence[Mapping]) -> dict:
-    """One phase (approach x op x repetition) from the records of all its ranks."""
+    """One phase (approach x op x fork x repetition) from the records of all its ranks."""
     if not records:
         raise ValueError("a phase needs at least one rank's record")
+    key = phase_key(records[0])
+    if any(phase_key(record) != key for record in records):
+        raise ValueError("records of different phases cannot be reduced together")
     first = records[0]
-    for record in records:
-        if (record["approach"], record["op"], record["rep"]) != (first["approach"], first["op"], first["rep"]):
-            raise ValueError("records of different phases cannot be reduced together")
     total_bytes = sum(r["bytes"] for r in records)
     slowest = max(r["elapsed_s"] for r in records)
-    return {
+    phase = {
         "approach": first["approach"],
         "op": first["op"],
+        "fork": first.get("fork", 0),
         "rep": first["rep"],
+        "warmup": bool(first.get("warmup", False)),
         "ranks": len(records),
         "bytes": total_bytes,
         "transfers": sum(r["transfers"] for r in records),
@@ -46,8 +71,18 @@ def reduce_phase(records: Sequence[Mapping]) -> dict:
         "first_done_s": min(r["elapsed_s"] for r in records),
         "bw_mib_s": bandwidth_mib_s(total_bytes, slowest),
         "stonewalled": any(r["stonewalled"] for r in records),
+        "short": slowest < SHORT_PHASE_S,
         "verified": _all_verified(r["verified"] for r in records),
     }
+    if any(r.get("stonewall_bytes") is not None for r in records):
+        # Wear-out: what the ranks had moved when the deadline stopped them, as IOR reports it.
+        stopped_bytes = sum(r["stonewall_bytes"] for r in records)
+        stopped_s = max(r["stonewall_s"] for r in records)
+        phase.update(stonewall_bytes=stopped_bytes, stonewall_s=stopped_s,
+                     stonewall_bw_mib_s=bandwidth_mib_s(stopped_bytes, stopped_s),
+                     stonewall_bytes_min=min(r["stonewall_bytes"] for r in records),
+                     stonewall_bytes_max=max(r["stonewall_bytes"] for r in records))
+    return phase
 
 
 def _population_stddev(values: Sequence[float]) -> float:
@@ -55,32 +90,52 @@ def _population_stddev(values: Sequence[float]) -> float:
     return math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
 
 
-def summarize(phases: Iterable[Mapping]) -> list[dict]:
-    """Statistics over repetitions, one row per (approach, op, ranks), in order of appearance.
+def confidence_interval(values: Sequence[float]) -> Optional[list[float]]:
+    """The 95% confidence interval of the mean (Student's t, sample standard deviation), or None
+    for fewer than two values."""
+    if len(values) < 2 or any(math.isinf(v) for v in values):
+        return None
+    mean = sum(values) / len(values)
+    half = t975(len(values) - 1) * statistics.stdev(values) / math.sqrt(len(values))
+    return [mean - half, mean + half]
 
-    Max, min, mean and the population standard deviation of the aggregate bandwidth, as IOR
-    prints them; a row is stonewalled if any of its phases was.
+
+def summarize(phases: Iterable[Mapping]) -> list[dict]:
+    """Statistics over the measured repetitions of every fork, one row per (approach, op, ranks),
+    in order of appearance.
+
+    Warm-up phases never enter a statistic. Max, min, mean and the population standard deviation
+    of the aggregate bandwidth, as IOR prints them, then the median and the 95% confidence
+    interval of the mean; a row is stonewalled (or short) if any of its measured phases was.
     """
     groups: dict[tuple, list[Mapping]] = {}
     for phase in phases:
-        groups.setdefault((phase["approach"], phase["op"], phase["ranks"]), []).append(phase)
+        group = groups.setdefault((phase["approach"], phase["op"], phase["ranks"]), [])
+        if not phase.get("warmup", False):
+            group.append(phase)
     rows = []
     for (approach, op, ranks), members in groups.items():
+        if not members:
+            continue
         rates = [p["bw_mib_s"] for p in members]
         rows.append({
             "approach": approach,
             "op": op,
             "ranks": ranks,
             "reps": len(members),
+            "forks": len({p.get("fork", 0) for p in members}),
             "bw_mib_s": {
                 "max": max(rates),
                 "min": min(rates),
                 "mean": sum(rates) / len(rates),
                 "stddev": _population_stddev(rates),
+                "median": statistics.median(rates),
+                "ci95": confidence_interval(rates),
             },
             "seconds_mean": sum(p["seconds"] for p in members) / len(members),
             "bytes_mean": sum(p["bytes"] for p in members) / len(members),
             "stonewalled": any(p["stonewalled"] for p in members),
+            "short": any(p.get("short", False) for p in members),
             "verified": _all_verified(p["verified"] for p in members),
         })
     return rows

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import datetime
+import errno
 import json
 import os
 import secrets
@@ -12,9 +13,10 @@ from typing import Optional
 
 from . import reduce
 
-SCHEMA = "jiobench-run/1"
-PER_RANK_COLUMNS = ["approach", "op", "rep", "rank", "host", "bytes", "transfers", "open_s", "transfer_s",
-                    "close_s", "elapsed_s", "stonewalled", "verified", "error"]
+SCHEMA = "jiobench-run/2"
+PER_RANK_COLUMNS = ["approach", "op", "fork", "rep", "warmup", "rank", "host", "bytes", "transfers", "open_s",
+                    "transfer_s", "close_s", "elapsed_s", "stonewalled", "stonewall_bytes", "stonewall_s",
+                    "verified", "error"]
 
 
 def now() -> str:
@@ -30,7 +32,7 @@ def phases_of(per_rank: list[dict]) -> list[dict]:
     """Reduces the records phase by phase, in the order the phases ran."""
     by_phase: dict[tuple, list[dict]] = {}
     for record in per_rank:
-        by_phase.setdefault((record["approach"], record["op"], record["rep"]), []).append(record)
+        by_phase.setdefault(reduce.phase_key(record), []).append(record)
     return [reduce.reduce_phase(records) for records in by_phase.values()]
 
 
@@ -45,16 +47,18 @@ def lustre_striping(directory: str) -> Optional[str]:
     return result.stdout.strip() or None
 
 
-def build(context: dict, per_rank: list[dict]) -> dict:
+def build(context: dict, per_rank: list[dict], incomplete: Optional[dict] = None) -> dict:
+    """The run file's content; `incomplete` says what ended a run before all its phases ran."""
     jvm_side = context["environment"]
     filesystem = dict(jvm_side["filesystem"])
     filesystem["striping"] = lustre_striping(filesystem["path"]) if filesystem.get("type") == "lustre" else None
     phases = phases_of(per_rank)
     return {
         "schema": SCHEMA,
-        "run_id": new_run_id(),
+        "run_id": context.get("run_id") or new_run_id(),
         "started": context["started"],
         "finished": now(),
+        "incomplete": incomplete,
         "parameters": context["parameters"],
         "environment": {
             "command_line": context["command_line"],
@@ -66,6 +70,7 @@ def build(context: dict, per_rank: list[dict]) -> dict:
             "mpi": context["mpi"],
             "os": jvm_side["os"],
             "filesystem": filesystem,
+            "slurm": context.get("slurm"),
         },
         "phases": phases,
         "summary": reduce.summarize(phases),
@@ -73,15 +78,40 @@ def build(context: dict, per_rank: list[dict]) -> dict:
     }
 
 
+def _write_new(path: str, fill) -> None:
+    """Writes a file that must not exist yet, whole or not at all: a temporary file beside it,
+    then a link to the final name, which fails rather than replace another run's file."""
+    temporary = f"{path}.{secrets.token_hex(4)}.tmp"
+    try:
+        with open(temporary, "x", newline="") as out:
+            fill(out)
+        try:
+            os.link(temporary, path)
+        except OSError as no_link:
+            # File systems without hard links: rename, which is atomic too, after a last look.
+            if no_link.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP) or os.path.exists(path):
+                raise
+            os.rename(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+
+
 def write(run: dict, results_dir: str) -> str:
-    """Writes <run-id>.json and <run-id>.ranks.csv; returns the JSON's path."""
+    """Writes <run-id>.ranks.csv and then <run-id>.json, each atomically and never over an
+    existing file; returns the JSON's path."""
     os.makedirs(results_dir, exist_ok=True)
     stem = os.path.join(results_dir, run["run_id"])
-    with open(stem + ".ranks.csv", "w", newline="") as out:
+
+    def fill_csv(out):
         writer = csv.DictWriter(out, fieldnames=PER_RANK_COLUMNS)
         writer.writeheader()
         writer.writerows(run["per_rank"])
-    with open(stem + ".json", "w") as out:
+
+    def fill_json(out):
         json.dump(run, out, indent=1)
         out.write("\n")
+
+    _write_new(stem + ".ranks.csv", fill_csv)
+    _write_new(stem + ".json", fill_json)
     return stem + ".json"

@@ -1,7 +1,9 @@
 """What a run prints: a header, a line per phase as it ends, and the summary table."""
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Mapping, Optional, Sequence
+
+from .reduce import SHORT_PHASE_S
 
 
 def _size(n: int) -> str:
@@ -14,13 +16,25 @@ def _size(n: int) -> str:
 
 def _marks(row: Mapping) -> str:
     marks = []
+    if row.get("warmup"):
+        marks.append("warm-up")
     if row["stonewalled"]:
         marks.append("stonewalled")
+    if row.get("short"):
+        marks.append("short")
     if row["verified"] is False:
         marks.append("VERIFY FAILED")
     elif row["verified"]:
         marks.append("verified")
     return " ".join(marks)
+
+
+def repetitions_text(p: Mapping) -> str:
+    """How the repetitions were run: forks, warm-up and measured repetitions."""
+    forks = p.get("forks", 0)
+    jvms = (f"{forks} fork(s), a fresh JVM per approach" if forks
+            else "one JVM for all approaches (--forks 0)")
+    return f"{jvms}; {p.get('warmup', 0)} warm-up + {p['repetitions']} measured rep(s) each"
 
 
 def run_header(context: Mapping) -> str:
@@ -34,26 +48,44 @@ def run_header(context: Mapping) -> str:
         f"{env['jvm']['name']} {env['jvm']['version']}",
         f"  file {target}",
         f"  block {_size(p['block_size'])} x {p['segments']} segment(s), transfer {_size(p['transfer_size'])}, "
-        f"{p['type']}, {p['order']}, {p['repetitions']} rep(s)"
+        f"{p['type']}, {p['order']}"
         + (", fsync" if p["fsync"] else "") + (", reorder" if p["reorder"] else "")
-        + (f", deadline {p['deadline_s']}s" if p["deadline_s"] else "") + (", verify" if p["verify"] else ""),
+        + (f", deadline {p['deadline_s']}s" if p["deadline_s"] else "")
+        + (" with wear-out" if p.get("wear_out") else "") + (", verify" if p["verify"] else ""),
+        f"  {repetitions_text(p)}",
         "",
     ])
 
 
 def progress_line(phase: Mapping) -> str:
-    return (f"{phase['approach']:<22} {phase['op']:<5} rep {phase['rep']:<3} {phase['bw_mib_s']:>12.2f} MiB/s"
+    where = f"fork {phase.get('fork', 0)} rep {phase['rep']}"
+    return (f"{phase['approach']:<22} {phase['op']:<5} {where:<13} {phase['bw_mib_s']:>12.2f} MiB/s"
             f" {phase['seconds']:>9.3f} s  {_marks(phase)}").rstrip()
 
 
 SUMMARY_HEADER = (f"{'approach':<22} {'op':<5} {'ranks':>5} {'Max(MiB/s)':>11} {'Min(MiB/s)':>11} "
-                  f"{'Mean(MiB/s)':>11} {'StdDev':>9} {'Mean(s)':>8}  notes")
+                  f"{'Mean(MiB/s)':>11} {'Median':>11} {'StdDev':>9} {'CI95(+/-)':>10} {'Mean(s)':>8}  notes")
+
+
+def _ci_half_width(bw: Mapping) -> str:
+    interval: Optional[Sequence[float]] = bw.get("ci95")
+    return f"{(interval[1] - interval[0]) / 2:>10.2f}" if interval else f"{'-':>10}"
 
 
 def summary_table(rows: Sequence[Mapping]) -> str:
-    lines = ["Summary of all phases:", SUMMARY_HEADER]
+    lines = ["Summary of measured phases (warm-up excluded):", SUMMARY_HEADER]
     for row in rows:
         bw = row["bw_mib_s"]
         lines.append((f"{row['approach']:<22} {row['op']:<5} {row['ranks']:>5} {bw['max']:>11.2f} {bw['min']:>11.2f} "
-                      f"{bw['mean']:>11.2f} {bw['stddev']:>9.2f} {row['seconds_mean']:>8.3f}  {_marks(row)}").rstrip())
+                      f"{bw['mean']:>11.2f} {bw['median']:>11.2f} {bw['stddev']:>9.2f} {_ci_half_width(bw)} "
+                      f"{row['seconds_mean']:>8.3f}  {_marks(row)}").rstrip())
     return "\n".join(lines)
+
+
+def summary_notes(rows: Sequence[Mapping]) -> str:
+    """What a reader must know about the rows, in sentences under the table."""
+    short = [f"{row['approach']} {row['op']}" for row in rows if row.get("short")]
+    if not short:
+        return ""
+    return (f"short: the slowest rank of some phases took under {SHORT_PHASE_S * 1000:.0f} ms ({', '.join(short)}), "
+            "too short to time well; raise the block size (-b) or the segments (-s) so each phase lasts longer.")

@@ -43,3 +43,59 @@ def test_summary_statistics_over_repetitions_as_ior_prints_them():
     assert row["bw_mib_s"]["mean"] == pytest.approx(7 / 3)
     assert row["bw_mib_s"]["stddev"] == pytest.approx(math.sqrt(((1 - 7 / 3) ** 2 + (2 - 7 / 3) ** 2 + (4 - 7 / 3) ** 2) / 3))
     assert row["seconds_mean"] == pytest.approx(1.75 / 3)
+
+
+def test_warmup_phases_are_kept_but_never_enter_a_statistic():
+    warm = reduce.reduce_phase([dict(record(0, 10.0, rep=0), warmup=True, fork=1)])
+    measured = [reduce.reduce_phase([dict(record(0, s, rep=rep), warmup=False, fork=fork)])
+                for fork, rep, s in [(1, 1, 1.0), (1, 2, 0.5), (2, 1, 0.25)]]
+    assert warm["warmup"] is True and measured[0]["warmup"] is False
+    (row,) = reduce.summarize([warm, *measured])
+    assert row["reps"] == 3 and row["forks"] == 2
+    assert row["bw_mib_s"]["min"] == pytest.approx(1.0), "the warm-up's 0.1 MiB/s is not the minimum"
+    assert row["bw_mib_s"]["median"] == pytest.approx(2.0)
+    assert reduce.summarize([warm]) == [], "a point with warm-up phases only has no statistics"
+
+
+def test_the_confidence_interval_is_students_t_over_the_measured_phases():
+    rates_seconds = [1.0, 0.5, 0.25, 0.2]
+    phases = [reduce.reduce_phase([record(0, s, rep=rep)]) for rep, s in enumerate(rates_seconds)]
+    (row,) = reduce.summarize(phases)
+    rates = [1.0, 2.0, 4.0, 5.0]
+    mean = sum(rates) / 4
+    sample_sd = math.sqrt(sum((r - mean) ** 2 for r in rates) / 3)
+    low, high = row["bw_mib_s"]["ci95"]
+    assert (high - low) / 2 == pytest.approx(3.182 * sample_sd / 2, rel=1e-6)
+    assert (low + high) / 2 == pytest.approx(mean)
+    (single,) = reduce.summarize(phases[:1])
+    assert single["bw_mib_s"]["ci95"] is None, "one repetition has no spread to speak of"
+
+
+@pytest.mark.parametrize("df, quantile", [(1, 12.706), (10, 2.228), (30, 2.042), (40, 2.021), (60, 2.000),
+                                          (120, 1.980), (10_000, 1.960)])
+def test_t_quantiles(df, quantile):
+    assert reduce.t975(df) == pytest.approx(quantile, abs=1.5e-3)
+
+
+def test_a_phase_under_50_ms_is_short_and_so_is_its_row():
+    quick = reduce.reduce_phase([record(0, 0.049), record(1, 0.02)])
+    slow = reduce.reduce_phase([record(0, 0.051, rep=1)])
+    assert quick["short"] is True and slow["short"] is False
+    (row,) = reduce.summarize([dict(quick, ranks=1), slow])
+    assert row["short"] is True
+
+
+def test_wear_out_keeps_what_the_ranks_had_moved_at_the_deadline():
+    records = [dict(record(0, 2.0, nbytes=300), stonewall_bytes=100, stonewall_s=1.0),
+               dict(record(1, 2.5, nbytes=300), stonewall_bytes=300, stonewall_s=1.1)]
+    phase = reduce.reduce_phase(records)
+    assert phase["bytes"] == 600 and phase["seconds"] == 2.5
+    assert phase["stonewall_bytes"] == 400 and phase["stonewall_s"] == 1.1
+    assert (phase["stonewall_bytes_min"], phase["stonewall_bytes_max"]) == (100, 300)
+    assert phase["stonewall_bw_mib_s"] == pytest.approx(400 / reduce.MIB / 1.1)
+    assert "stonewall_bytes" not in reduce.reduce_phase([record(0, 1.0)])
+
+
+def test_records_of_other_forks_are_other_phases():
+    with pytest.raises(ValueError):
+        reduce.reduce_phase([dict(record(0, 1), fork=1), dict(record(1, 1), fork=2)])

@@ -20,7 +20,7 @@ def phases_by(run_file, key=lambda p: (p["approach"], p["op"])):
 @pytest.mark.parametrize("type_id", ["int", "long", "float", "double"])
 def test_every_paper_approach_round_trips_every_type(jiobench, tmp_path, type_id):
     run = jiobench("-a", "paper", "--type", type_id, "-b", "64KiB", "-t", "16KiB", "-s", "2", "--verify",
-                   "-o", str(tmp_path / "f.dat"))
+                   "--warmup", "0", "-o", str(tmp_path / "f.dat"))
     assert run.code == 0, run
     phases = run.file["phases"]
     assert {p["approach"] for p in phases} == set(PAPER)
@@ -70,7 +70,8 @@ def test_a_corrupted_byte_fails_verification_naming_rank_and_offset(jiobench, tm
     for approach in ["raw-bytes", "encode-decode"]:
         run = jiobench("-a", approach, "-r", "--verify", *common)
         assert run.code == 1, run
-        assert f"rank 1, {approach} read rep 0: wrong data at byte offset {corrupt_at}" in run.stderr, run
+        assert f"rank 1, {approach} read fork 1 rep 0 (warm-up): wrong data at byte offset {corrupt_at}" \
+            in run.stderr, run
         assert run.file["phases"][0]["verified"] is False
     assert target.exists(), "a read-only run never removes the file"
 
@@ -86,11 +87,11 @@ def test_four_ranks_three_segments_shuffled_all_verified(jiobench, tmp_path, lay
 
 
 def test_the_run_file_records_what_was_run(jiobench, tmp_path):
-    run = jiobench("-a", "raw-bytes", "-b", "64KiB", "-t", "16KiB", "-i", "2", "-e", "--drop-cache", "--verify",
-                   "-o", str(tmp_path / "f.dat"))
+    run = jiobench("-a", "raw-bytes", "-b", "64KiB", "-t", "16KiB", "-i", "2", "--warmup", "0", "-e",
+                   "--drop-cache", "--verify", "-o", str(tmp_path / "f.dat"))
     assert run.code == 0, run
     data = run.file
-    assert data["schema"] == "jiobench-run/1"
+    assert data["schema"] == "jiobench-run/2" and data["incomplete"] is None
     assert data["parameters"]["fsync"] is True and data["parameters"]["repetitions"] == 2
     assert data["parameters"]["drop_cache"] is True
     assert all(p["verified"] is True for p in data["phases"])
@@ -100,13 +101,14 @@ def test_the_run_file_records_what_was_run(jiobench, tmp_path):
     assert env["filesystem"]["type"] and sum(env["ranks_per_host"].values()) == 2
     assert len(data["per_rank"]) == 2 * 2 * 2
     assert [(p["op"], p["rep"]) for p in data["phases"]] == [("write", 0), ("read", 0), ("write", 1), ("read", 1)]
+    assert env["slurm"] is None, "no Slurm job here"
     csv_lines = (tmp_path / "results" / f"{data['run_id']}.ranks.csv").read_text().strip().splitlines()
     assert len(csv_lines) == 1 + 8
     assert "raw-bytes" in run.stdout and "Summary" in run.stdout
 
 
 def test_a_deadline_stonewalls_a_slow_phase_and_reads_only_what_was_written(jiobench, tmp_path):
-    run = jiobench("-a", "data-stream", "-b", "4MiB", "-t", "256KiB", "-D", "0.2", "--verify",
+    run = jiobench("-a", "data-stream", "-b", "4MiB", "-t", "256KiB", "-D", "0.2", "--verify", "--warmup", "0",
                    "-o", str(tmp_path / "f.dat"))
     assert run.code == 0, run
     phases = phases_by(run.file)

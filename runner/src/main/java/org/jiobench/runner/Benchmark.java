@@ -2,8 +2,8 @@ package org.jiobench.runner;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.jiobench.bulk.PageCache;
 import org.jiobench.workloads.Approach;
@@ -14,24 +14,29 @@ import org.jiobench.workloads.IoMode;
 import org.jiobench.workloads.TransferBuffer;
 
 /**
- * The run of one rank: for each repetition and approach, a write phase then a read phase, each
- * behind a barrier, each reported to the world as it ends.
+ * What one JVM of a rank runs: the approaches of its task, warm-up repetitions first, and in each
+ * repetition a write phase then a read phase per approach, each behind a barrier, each reported
+ * to the world as it ends.
  */
 final class Benchmark {
     private final RunSettings settings;
     private final World world;
+    private final Task task;
     private final Targets targets;
     private final BlockPlan readPlan;
     private final long[] writeOffsets;
     private final long[] writeFirstElements;
     private final long[] readOffsets;
     private final long[] readFirstElements;
+    /** Bytes of the rank's whole plan: every transfer of every segment. */
+    private final long planBytes;
     private final PhaseTimer timer;
     private String firstFailure;
 
-    Benchmark(RunSettings settings, World world) {
-        this.settings = settings;
+    Benchmark(RunSettings requested, World world) {
+        this.settings = world.launched() ? requested : requested.withoutForks();
         this.world = world;
+        this.task = world.task().resolvedFor(settings);
         this.targets = new Targets(settings, world.rank());
         BlockPlan writePlan = new BlockPlan(world.rank(), world.size(), settings.blockSize(), settings.transferSize(),
                 settings.segments(), settings.filePerProcess(), settings.order(), settings.seed());
@@ -42,40 +47,45 @@ final class Benchmark {
         this.writeFirstElements = writePlan.firstElements(settings.type());
         this.readOffsets = readPlan.fileOffsets();
         this.readFirstElements = readPlan.firstElements(settings.type());
-        this.timer = new PhaseTimer(settings.approachSettings(), settings.fsync(), settings.verify(),
-                settings.deadlineSeconds());
+        this.planBytes = (long) writePlan.transferCount() * settings.transferSize();
+        this.timer = new PhaseTimer(settings, world);
     }
 
     /** @return the exit code: 0, 1 when verification failed, 2 when the run could not start */
     int run() throws UsageError, IOException {
-        targets.check(readPlan.rank(), readPlan.fileExtent());
-        if (!world.ready(settings.describe(), Environment.describe(settings.file()))) return 2;
+        List<Path> created = task.first() ? targets.prepare(readPlan.rank(), readPlan.fileExtent()) : List.of();
+        if (!world.ready(settings.describe(), Environment.describe(settings.file()), created)) return 2;
         Map<Approach, TransferBuffer> buffers = new LinkedHashMap<>();
-        for (Approach approach : settings.approaches()) {
+        for (Approach approach : task.approaches(settings)) {
             buffers.put(approach, new TransferBuffer(approach.dataForm(), settings.type(),
                     (int) settings.transferSize(), settings.seed()));
         }
         // Repetitions outermost, as IOR does: a slow spell of a shared machine then touches every
-        // approach alike instead of all repetitions of one.
-        for (int rep = 0; rep < settings.repetitions(); rep++) {
+        // approach of this JVM alike instead of all repetitions of one.
+        for (int rep = 0; rep < settings.warmup() + settings.repetitions(); rep++) {
+            boolean warmup = rep < settings.warmup();
             for (Map.Entry<Approach, TransferBuffer> entry : buffers.entrySet()) {
-                int readable = readPlan.transferCount();
-                if (settings.write()) readable = Math.min(readable, write(entry.getKey(), rep, entry.getValue()));
-                if (settings.read()) read(entry.getKey(), rep, entry.getValue(), readable);
+                long readable = planBytes;
+                if (settings.write()) {
+                    long[] written = write(entry.getKey(), rep, warmup, entry.getValue());
+                    readable = Math.min(readable, written[readPlan.rank()]);
+                }
+                if (settings.read()) read(entry.getKey(), rep, warmup, entry.getValue(), readable);
             }
         }
-        targets.removeCreated();
+        if (!world.launched()) targets.remove(created);
         world.finish(firstFailure == null ? 0 : 1, firstFailure);
         return firstFailure == null ? 0 : 1;
     }
 
-    /** @return how many transfers every rank completed */
-    private int write(Approach approach, int rep, TransferBuffer buffer) throws IOException {
+    /** @return the bytes each rank wrote, by rank */
+    private long[] write(Approach approach, int rep, boolean warmup, TransferBuffer buffer) throws IOException {
         Path file = targets.ownFile();
-        Phase phase = new Phase(approach, IoMode.WRITE, rep, file, writeOffsets, writeFirstElements);
+        Phase phase = new Phase(approach, IoMode.WRITE, task.fork(), rep, warmup, file, writeOffsets,
+                writeFirstElements, planBytes);
         RankRecord record = timed(phase, buffer);
         if (settings.verify() && approach.dataForm() != DataForm.NONE) {
-            long wrong = FileCheck.firstWrongByte(file, writeOffsets, writeFirstElements, record.transfers(),
+            long wrong = FileCheck.firstWrongByte(file, writeOffsets, writeFirstElements, record.bytes(),
                     settings.type(), (int) settings.transferSize(), settings.seed());
             String error = wrong < 0 ? null : Verification.describe(file, wrong);
             record = record.checked(error);
@@ -83,9 +93,10 @@ final class Benchmark {
         return report(phase, record);
     }
 
-    private void read(Approach approach, int rep, TransferBuffer buffer, int readable) throws IOException {
-        Phase phase = new Phase(approach, IoMode.READ, rep, targets.fileOf(readPlan.rank()),
-                Arrays.copyOf(readOffsets, readable), Arrays.copyOf(readFirstElements, readable));
+    private void read(Approach approach, int rep, boolean warmup, TransferBuffer buffer, long readable)
+            throws IOException {
+        Phase phase = new Phase(approach, IoMode.READ, task.fork(), rep, warmup, targets.fileOf(readPlan.rank()),
+                readOffsets, readFirstElements, readable);
         if (settings.dropCache() && approach.dataForm() != DataForm.NONE) PageCache.drop(phase.file());
         report(phase, timed(phase, buffer));
     }
@@ -93,13 +104,13 @@ final class Benchmark {
     private RankRecord timed(Phase phase, TransferBuffer buffer) throws IOException {
         world.barrier();
         try {
-            return timer.run(phase, buffer, world.rank());
+            return timer.run(phase, buffer);
         } catch (IOException e) {
             throw new IOException(phase.label() + " on " + phase.file() + ": " + e, e);
         }
     }
 
-    private int report(Phase phase, RankRecord record) throws IOException {
+    private long[] report(Phase phase, RankRecord record) throws IOException {
         if (record.error() != null && firstFailure == null) {
             firstFailure = "verification failed on rank " + world.rank() + ", " + phase.label() + ": " + record.error();
         }

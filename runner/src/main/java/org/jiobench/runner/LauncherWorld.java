@@ -8,13 +8,17 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * A rank served by its mpi4py launcher (runner/python/jiobench/launch.py) over two inherited pipes:
  * JSON lines from here, plain lines back. The launcher does the MPI: barriers, the gather of
- * records to rank 0, the stonewall agreement and the abort of the whole job.
+ * records to rank 0, the agreements after a stonewall and the abort of the whole job; it starts
+ * one JVM per fork and removes the files the run created.
  */
 final class LauncherWorld implements World {
     static final String CONTROL_VARIABLE = "JIOBENCH_CONTROL";
@@ -22,25 +26,39 @@ final class LauncherWorld implements World {
     private final int rank;
     private final int size;
     private final int reorderShift;
+    private final Task task;
     private final BufferedReader replies;
     private final PrintStream messages;
 
-    private LauncherWorld(int rank, int size, int reorderShift, int replyFd, int messageFd) throws IOException {
+    private LauncherWorld(int rank, int size, int reorderShift, Task task, int replyFd, int messageFd)
+            throws IOException {
         this.rank = rank;
         this.size = size;
         this.reorderShift = reorderShift;
+        this.task = task;
         this.replies = new BufferedReader(new InputStreamReader(
                 new FileInputStream("/dev/fd/" + replyFd), StandardCharsets.UTF_8));
         this.messages = new PrintStream(new FileOutputStream("/dev/fd/" + messageFd), false, StandardCharsets.UTF_8);
     }
 
-    /** Reads "rank,size,reorderShift,replyFd,messageFd" as the launcher sets it. */
+    /**
+     * Reads "rank,size,reorderShift,replyFd,messageFd,task" as the launcher sets it; the task is
+     * "first", or "FORK:APPROACH-INDEX" for every later JVM of the run.
+     */
     static LauncherWorld fromControl(String control) throws IOException {
         String[] fields = control.split(",");
-        if (fields.length != 5) throw new IOException(CONTROL_VARIABLE + " is malformed: " + control);
+        if (fields.length != 6) throw new IOException(CONTROL_VARIABLE + " is malformed: " + control);
         int[] numbers = new int[5];
         for (int i = 0; i < 5; i++) numbers[i] = Integer.parseInt(fields[i].trim());
-        return new LauncherWorld(numbers[0], numbers[1], numbers[2], numbers[3], numbers[4]);
+        return new LauncherWorld(numbers[0], numbers[1], numbers[2], parseTask(fields[5].trim()), numbers[3],
+                numbers[4]);
+    }
+
+    private static Task parseTask(String text) throws IOException {
+        if (text.equals("first")) return Task.FIRST;
+        String[] parts = text.split(":");
+        if (parts.length != 2) throw new IOException(CONTROL_VARIABLE + " names no task: " + text);
+        return new Task(false, Integer.parseInt(parts[0]), Integer.parseInt(parts[1]));
     }
 
     @Override public int rank() { return rank; }
@@ -49,9 +67,15 @@ final class LauncherWorld implements World {
 
     @Override public int reorderShift() { return reorderShift; }
 
+    @Override public Task task() { return task; }
+
+    @Override public boolean launched() { return true; }
+
     @Override
-    public boolean ready(Map<String, Object> parameters, Map<String, Object> environment) throws IOException {
-        send(message("ready", "parameters", parameters, "environment", environment));
+    public boolean ready(Map<String, Object> parameters, Map<String, Object> environment, List<Path> created)
+            throws IOException {
+        send(message("ready", "parameters", parameters, "environment", environment,
+                "created", created.stream().map(path -> path.toAbsolutePath().toString()).toList()));
         return reply().equals("start");
     }
 
@@ -63,9 +87,20 @@ final class LauncherWorld implements World {
     }
 
     @Override
-    public int endPhase(RankRecord record) throws IOException {
+    public long wearOut(long bytes) throws IOException {
+        send(message("wear-out", "bytes", bytes));
+        return Long.parseLong(reply());
+    }
+
+    @Override
+    public long[] endPhase(RankRecord record) throws IOException {
         send(message("record", "record", record));
-        return Integer.parseInt(reply());
+        String reply = reply();
+        try {
+            return Arrays.stream(reply.replaceAll("[\\[\\]\\s]", "").split(",")).mapToLong(Long::parseLong).toArray();
+        } catch (NumberFormatException e) {
+            throw new IOException("launcher answered '" + reply + "' to a record");
+        }
     }
 
     @Override

@@ -7,11 +7,16 @@ import org.jiobench.workloads.IoMode;
 /**
  * One phase of one rank: an approach writing or reading its transfers once.
  *
+ * @param rep           repetition within the fork, warm-up ones first
  * @param offsets       file offset of each transfer, in visiting order
  * @param firstElements global index of each transfer's first element, to fill or check the array
+ * @param bytes         bytes to move along the transfers in visiting order: all of them, or for a
+ *                      read after a stonewalled write what that write left (possibly part of a transfer)
  */
-record Phase(Approach approach, IoMode mode, int rep, Path file, long[] offsets, long[] firstElements) {
+record Phase(Approach approach, IoMode mode, int fork, int rep, boolean warmup, Path file, long[] offsets,
+             long[] firstElements, long bytes) {
     String label() {
-        return approach.id() + " " + mode.id() + " rep " + rep;
+        return approach.id() + " " + mode.id() + (fork > 0 ? " fork " + fork : "") + " rep " + rep
+                + (warmup ? " (warm-up)" : "");
     }
 }

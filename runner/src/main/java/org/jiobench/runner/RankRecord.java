@@ -6,11 +6,16 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * One rank's account of one phase (docs/run-file.md, per_rank). Times are seconds of this rank's
  * own monotonic clock since it left the phase's barrier, with the untimed work (filling the array
  * before a write, checking it after a read) taken out.
+ *
+ * @param stonewallBytes   with wear-out, the bytes moved when the deadline stopped the rank (else null)
+ * @param stonewallSeconds with wear-out, the time at which it stopped (else null)
  */
 record RankRecord(
         String approach,
         String op,
+        int fork,
         int rep,
+        boolean warmup,
         int rank,
         long bytes,
         int transfers,
@@ -19,12 +24,15 @@ record RankRecord(
         @JsonProperty("close_s") double closeSeconds,
         @JsonProperty("elapsed_s") double elapsedSeconds,
         boolean stonewalled,
+        @JsonProperty("stonewall_bytes") Long stonewallBytes,
+        @JsonProperty("stonewall_s") Double stonewallSeconds,
         Boolean verified,
         String error) {
 
     /** The same record after the written data was read back and checked. */
     RankRecord checked(String checkError) {
-        return new RankRecord(approach, op, rep, rank, bytes, transfers, openSeconds, transferSeconds, closeSeconds,
-                elapsedSeconds, stonewalled, checkError == null, checkError);
+        return new RankRecord(approach, op, fork, rep, warmup, rank, bytes, transfers, openSeconds, transferSeconds,
+                closeSeconds, elapsedSeconds, stonewalled, stonewallBytes, stonewallSeconds, checkError == null,
+                checkError);
     }
 }

@@ -58,15 +58,27 @@ final class RunCommand implements Callable<Integer> {
     boolean read;
 
     @Option(names = {"-i", "--repetitions"}, defaultValue = "1", paramLabel = "N",
-            description = "Repetitions of each approach's phases (default: ${DEFAULT-VALUE}).")
+            description = "Measured repetitions of each approach's phases in each fork (default: ${DEFAULT-VALUE}).")
     int repetitions;
+
+    @Option(names = "--warmup", defaultValue = "1", paramLabel = "N",
+            description = "Warm-up repetitions at the start of each fork: run and kept, never in a statistic (default: ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(names = "--forks", defaultValue = "1", paramLabel = "N",
+            description = "Fresh JVMs per approach on every rank, interleaved across approaches; 0: one JVM for all approaches (default: ${DEFAULT-VALUE}).")
+    int forks;
 
     @Option(names = {"-e", "--fsync"}, description = "fsync after the write transfers, inside the timed interval.")
     boolean fsync;
 
     @Option(names = {"-D", "--deadline"}, defaultValue = "0", paramLabel = "SECONDS",
-            description = "Stonewall: end each phase after this many seconds (checked between transfers; 0: none).")
+            description = "Stonewall: end each phase this many seconds after its barrier (per-element loops check every 4096 elements; 0: none).")
     double deadline;
+
+    @Option(names = "--wear-out",
+            description = "With -D: after the deadline every rank goes on until it has moved as much as the rank that moved most.")
+    boolean wearOut;
 
     @Option(names = "--drop-cache",
             description = "Before each read phase, drop the file's pages from this node's cache (fdatasync + posix_fadvise), untimed.")
@@ -140,14 +152,18 @@ final class RunCommand implements Callable<Integer> {
         require(bufferSize <= Integer.MAX_VALUE - 8, "buffer size " + Sizes.format(bufferSize) + " is too large");
         require(segments > 0, "segments must be at least 1");
         require(repetitions > 0, "repetitions must be at least 1");
+        require(warmup >= 0, "--warmup must be 0 or more");
+        require(forks >= 0, "--forks must be 0 or more");
+        require(!wearOut || deadline > 0, "--wear-out needs a deadline (-D SECONDS)");
         require(deadline >= 0 && !Double.isNaN(deadline) && !Double.isInfinite(deadline),
                 "the deadline must be zero (none) or a positive number of seconds");
         require((long) segments * (blockSize / transferSize) <= Integer.MAX_VALUE,
                 "too many transfers per rank: raise the transfer size");
         boolean neither = !write && !read;
         return new RunSettings(chosen, blockSize, transferSize, segments, filePerProcess, file,
-                write || neither, read || neither, repetitions, fsync, dropCache, deadline, reorder, elementType,
-                (int) bufferSize, transferOrder, verify, seed, keep, overwrite, results, calibrateRate);
+                write || neither, read || neither, repetitions, warmup, forks, fsync, dropCache, deadline, wearOut,
+                reorder, elementType, (int) bufferSize, transferOrder, verify, seed, keep, overwrite, results,
+                calibrateRate);
     }
 
     private void require(boolean condition, String message) {

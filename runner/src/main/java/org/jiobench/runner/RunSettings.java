@@ -21,9 +21,12 @@ record RunSettings(
         boolean write,
         boolean read,
         int repetitions,
+        int warmup,
+        int forks,
         boolean fsync,
         boolean dropCache,
         double deadlineSeconds,
+        boolean wearOut,
         boolean reorder,
         ElementType type,
         int bufferSize,
@@ -37,6 +40,13 @@ record RunSettings(
 
     ApproachSettings approachSettings() {
         return new ApproachSettings(bufferSize, calibrateRate);
+    }
+
+    /** The same settings in one JVM for all approaches, where no launcher starts forks. */
+    RunSettings withoutForks() {
+        return new RunSettings(approaches, blockSize, transferSize, segments, filePerProcess, file, write, read,
+                repetitions, warmup, 0, fsync, dropCache, deadlineSeconds, wearOut, reorder, type, bufferSize, order,
+                verify, seed, keep, overwrite, results, calibrateRate);
     }
 
     /** Calibration alone touches no file, so a run of it alone needs none. */
@@ -56,9 +66,12 @@ record RunSettings(
         parameters.put("write", write);
         parameters.put("read", read);
         parameters.put("repetitions", repetitions);
+        parameters.put("warmup", warmup);
+        parameters.put("forks", forks);
         parameters.put("fsync", fsync);
         parameters.put("drop_cache", dropCache);
         parameters.put("deadline_s", deadlineSeconds > 0 ? deadlineSeconds : null);
+        parameters.put("wear_out", wearOut);
         parameters.put("reorder", reorder);
         parameters.put("type", type.id());
         parameters.put("buffer_size", bufferSize);

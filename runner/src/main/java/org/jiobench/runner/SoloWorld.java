@@ -1,11 +1,14 @@
 package org.jiobench.runner;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
- * One rank with nobody to wait for: the runner started by hand. Records go to standard output,
- * one JSON line each (docs/run-file.md, per_rank), for a script to collect.
+ * One rank with nobody to wait for: the runner started by hand. It runs every approach in this
+ * one JVM. Records go to standard output, one JSON line each (docs/run-file.md, per_rank), for a
+ * script to collect.
  */
 final class SoloWorld implements World {
     private final PrintStream out;
@@ -22,16 +25,25 @@ final class SoloWorld implements World {
 
     @Override public int reorderShift() { return 0; }
 
-    @Override public boolean ready(Map<String, Object> parameters, Map<String, Object> environment) {
+    @Override public Task task() { return Task.FIRST; }
+
+    @Override public boolean launched() { return false; }
+
+    @Override public boolean ready(Map<String, Object> parameters, Map<String, Object> environment,
+                                   List<Path> created) {
         return true;
     }
 
     @Override public void barrier() { }
 
-    @Override public int endPhase(RankRecord record) {
+    @Override public long wearOut(long bytes) {
+        return bytes;
+    }
+
+    @Override public long[] endPhase(RankRecord record) {
         out.println(Json.line(record));
         out.flush();
-        return record.transfers();
+        return new long[] {record.bytes()};
     }
 
     @Override public void reject(String message) {

@@ -2,20 +2,22 @@ package org.jiobench.runner;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * The file or files a rank touches, and the rules that protect the user's files: a write never
  * lands in an existing file without --overwrite, a read-only run needs a file large enough for its
- * plan, and the run removes only what it created (unless --keep).
+ * plan, and the run removes only what it created (unless --keep). A run creates its files
+ * exclusively (O_EXCL) before any rank writes, so of two runs started on one file only one gets it.
  */
 final class Targets {
     private final RunSettings settings;
     private final int rank;
-    private boolean createdByRun;
 
     Targets(RunSettings settings, int rank) {
         this.settings = settings;
@@ -32,13 +34,32 @@ final class Targets {
         return fileOf(rank);
     }
 
-    /** Checks what this rank will touch, before any rank touches anything. */
-    void check(int readsRank, long extentRead) throws UsageError {
-        if (!settings.touchesFiles()) return;
-        if (settings.write()) {
-            checkWritable(ownFile());
-        } else {
+    /**
+     * Checks what this rank will touch before any rank touches anything, and creates the file this
+     * rank owns (the shared file is rank 0's, each file of -F its rank's).
+     *
+     * @return the files this rank created
+     */
+    List<Path> prepare(int readsRank, long extentRead) throws UsageError {
+        if (!settings.touchesFiles()) return List.of();
+        if (!settings.write()) {
             checkReadable(fileOf(readsRank), extentRead);
+            return List.of();
+        }
+        Path file = ownFile();
+        checkWritable(file);
+        boolean owner = settings.filePerProcess() || rank == 0;
+        return owner && !Files.exists(file) ? create(file) : List.of();
+    }
+
+    private List<Path> create(Path file) throws UsageError {
+        try {
+            Files.createFile(file);
+            return List.of(file);
+        } catch (FileAlreadyExistsException raced) {
+            throw new UsageError(file + " was created by someone else just now; pass --overwrite to write over it");
+        } catch (IOException e) {
+            throw new UsageError("cannot create " + file + " (" + reason(e) + ")");
         }
     }
 
@@ -50,14 +71,12 @@ final class Targets {
         } catch (IOException e) {
             throw new UsageError("cannot write in directory " + directory + " (" + reason(e) + ")");
         }
-        if (Files.exists(file)) {
+        if (Files.exists(file) && (settings.filePerProcess() || rank == 0)) {
+            if (!Files.isRegularFile(file)) throw new UsageError(file + " is not a regular file");
             if (!settings.overwrite()) {
                 throw new UsageError(file + " exists; pass --overwrite to write over it"
                         + " (a run never removes a file it did not create)");
             }
-            if (!Files.isRegularFile(file)) throw new UsageError(file + " is not a regular file");
-        } else {
-            createdByRun = true;
         }
     }
 
@@ -77,10 +96,10 @@ final class Targets {
         }
     }
 
-    /** Removes the files this run created, once every rank is done with them. */
-    void removeCreated() throws IOException {
-        if (!createdByRun || settings.keep()) return;
-        if (settings.filePerProcess() || rank == 0) Files.deleteIfExists(ownFile());
+    /** Removes the files the run created, unless --keep, once every rank is done with them. */
+    void remove(List<Path> created) throws IOException {
+        if (settings.keep()) return;
+        for (Path file : created) Files.deleteIfExists(file);
     }
 
     /** The cause without the probe's own name, so every rank says the same words. */

@@ -1,11 +1,13 @@
 package org.jiobench.runner;
 
 import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The ranks this process runs among. The runner synchronises and reports only through this
- * interface, so the same phases run under the mpi4py launcher, alone, or (later) under MPJ Express.
+ * interface, so the same phases run under the mpi4py launcher, alone, or under MPJ Express.
  */
 interface World {
     int rank();
@@ -15,22 +17,40 @@ interface World {
     /** How many ranks over a reordered read looks (IOR's -C): one node's worth. */
     int reorderShift();
 
+    /** Which part of the run this JVM runs. */
+    Task task();
+
     /**
-     * Announces this rank's validated parameters and environment.
+     * Whether something outside this JVM starts the forks and owns the run's files (removes those
+     * the run created once every JVM of the run is done). Without it the JVM runs every approach
+     * itself and removes what it created.
+     */
+    boolean launched();
+
+    /**
+     * Announces this rank's validated parameters, environment and the files it created.
      *
      * @return false when another rank could not start, and this one must stop too
      */
-    boolean ready(Map<String, Object> parameters, Map<String, Object> environment) throws IOException;
+    boolean ready(Map<String, Object> parameters, Map<String, Object> environment, List<Path> created)
+            throws IOException;
 
     /** Waits for all ranks; a phase's clock starts when this returns. */
     void barrier() throws IOException;
 
     /**
+     * At the deadline of a phase run with wear-out: hands in the bytes this rank moved until then.
+     *
+     * @return the most bytes any rank moved, which every rank then goes on to
+     */
+    long wearOut(long bytes) throws IOException;
+
+    /**
      * Hands in this rank's record of a phase and waits for all ranks to do the same.
      *
-     * @return the fewest transfers any rank completed (a stonewalled write leaves only those readable)
+     * @return the bytes each rank moved, by rank (after a stonewalled write, what each block holds)
      */
-    int endPhase(RankRecord record) throws IOException;
+    long[] endPhase(RankRecord record) throws IOException;
 
     /** A user mistake found before any phase ran: one line, exit code 2. */
     void reject(String message);

@@ -43,6 +43,9 @@ class RunCommandTest {
             {"--order", "random"},
             {"-i", "0"},
             {"-D", "-1"},
+            {"--forks", "-1"},
+            {"--warmup", "-2"},
+            {"--wear-out"},
             {"--no-such-option"},
         };
         for (String[] mistake : mistakes) {
@@ -88,14 +91,18 @@ class RunCommandTest {
                 "-o", dir.resolve("f.dat").toString()), errors());
         ObjectMapper json = new ObjectMapper();
         String[] lines = out.toString(StandardCharsets.UTF_8).strip().split("\n");
-        assertEquals(8, lines.length);
+        assertEquals(12, lines.length, "one warm-up repetition, then two measured, of 2 approaches x 2 ops");
         JsonNode first = json.readTree(lines[0]);
         assertEquals("raw-bytes", first.get("approach").asText());
         assertEquals("write", first.get("op").asText());
         assertEquals(8192, first.get("bytes").asLong());
         assertTrue(first.get("verified").asBoolean());
-        JsonNode calibrate = json.readTree(lines[7]);
+        assertTrue(first.get("warmup").asBoolean());
+        assertEquals(0, first.get("fork").asInt(), "by hand, one JVM runs every approach: fork 0");
+        for (int line = 4; line < 12; line++) assertFalse(json.readTree(lines[line]).get("warmup").asBoolean());
+        JsonNode calibrate = json.readTree(lines[11]);
         assertEquals("calibrate", calibrate.get("approach").asText());
+        assertEquals(2, calibrate.get("rep").asInt());
         assertTrue(calibrate.get("verified").isNull(), "calibration has no data to verify");
     }
 

@@ -35,7 +35,7 @@ public final class BufferedDataStream implements Approach {
 
     private abstract static class Streamed extends RandomAccessFileIo {
         final ElementArray elements;
-        final int transferSize;
+        final int elementSize;
         final int bufferSize;
         /** Where the streams stand in the file, or -1 before the first transfer. */
         long position = -1;
@@ -43,20 +43,22 @@ public final class BufferedDataStream implements Approach {
         Streamed(Path file, IoMode mode, TransferBuffer buffer, int bufferSize) throws IOException {
             super(file, mode);
             this.elements = buffer.elements();
-            this.transferSize = buffer.size();
+            this.elementSize = buffer.elementSize();
             this.bufferSize = bufferSize;
         }
 
         @Override
-        public final void transfer(long fileOffset) throws IOException {
-            if (fileOffset != position) reposition(file, fileOffset);
-            move();
-            position = fileOffset + transferSize;
+        public final int transfer(long fileOffset, int from, int to, Stonewall stonewall) throws IOException {
+            if (fileOffset + from != position) reposition(file, fileOffset + from);
+            int end = elementSize * move(from / elementSize, to / elementSize, stonewall);
+            position = fileOffset + end;
+            return end;
         }
 
         abstract void reposition(RandomAccessFile raf, long fileOffset) throws IOException;
 
-        abstract void move() throws IOException;
+        /** Elements [from, to) through the streams; returns the end of those moved. */
+        abstract int move(int from, int to, Stonewall stonewall) throws IOException;
     }
 
     private static final class Writer extends Streamed {
@@ -72,8 +74,8 @@ public final class BufferedDataStream implements Approach {
             raf.seek(fileOffset);
         }
 
-        @Override void move() throws IOException {
-            elements.writeEach(data);
+        @Override int move(int from, int to, Stonewall stonewall) throws IOException {
+            return elements.writeEach(data, from, to, stonewall);
         }
 
         @Override public void sync() throws IOException {
@@ -105,8 +107,8 @@ public final class BufferedDataStream implements Approach {
             data = new DataInputStream(new BufferedInputStream(descriptorStream, bufferSize));
         }
 
-        @Override void move() throws IOException {
-            elements.readEach(data);
+        @Override int move(int from, int to, Stonewall stonewall) throws IOException {
+            return elements.readEach(data, from, to, stonewall);
         }
     }
 }

@@ -22,16 +22,18 @@ public final class BulkJni implements Approach {
     @Override
     public TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) throws IOException {
         ElementArray elements = buffer.elements();
+        int size = buffer.elementSize();
         BulkRandomAccessFile bulk = new BulkRandomAccessFile(file.toFile(), mode.randomAccessMode());
         return new RandomAccessFileIo(bulk) {
             @Override
-            public void transfer(long fileOffset) throws IOException {
-                bulk.seek(fileOffset);
+            public int transfer(long fileOffset, int from, int to, Stonewall stonewall) throws IOException {
+                bulk.seek(fileOffset + from);
                 if (mode == IoMode.WRITE) {
-                    elements.writeArray(bulk);
+                    elements.writeArray(bulk, from / size, to / size);
                 } else {
-                    elements.readArray(bulk);
+                    elements.readArray(bulk, from / size, to / size);
                 }
+                return to;
             }
         };
     }

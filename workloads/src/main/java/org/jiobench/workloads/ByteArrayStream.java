@@ -23,24 +23,27 @@ public final class ByteArrayStream implements Approach {
     @Override
     public TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) throws IOException {
         ElementArray elements = buffer.elements();
+        int size = buffer.elementSize();
         if (mode == IoMode.WRITE) {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream(buffer.size());
             DataOutputStream data = new DataOutputStream(bytes);
-            return RandomAccessFileIo.of(file, mode, (raf, offset) -> {
+            return RandomAccessFileIo.of(file, mode, (raf, offset, from, to, stonewall) -> {
                 bytes.reset();
-                elements.writeEach(data);
-                raf.seek(offset);
+                int end = size * elements.writeEach(data, from / size, to / size, stonewall);
+                raf.seek(offset + from);
                 raf.write(bytes.toByteArray());
+                return end;
             });
         }
         byte[] bytes = new byte[buffer.size()];
         ByteArrayInputStream source = new ByteArrayInputStream(bytes);
         DataInputStream data = new DataInputStream(source);
-        return RandomAccessFileIo.of(file, mode, (raf, offset) -> {
-            raf.seek(offset);
-            raf.readFully(bytes, 0, bytes.length);
+        return RandomAccessFileIo.of(file, mode, (raf, offset, from, to, stonewall) -> {
+            raf.seek(offset + from);
+            raf.readFully(bytes, from, to - from);
             source.reset();
-            elements.readEach(data);
+            source.skip(from);
+            return size * elements.readEach(data, from / size, to / size, stonewall);
         });
     }
 }

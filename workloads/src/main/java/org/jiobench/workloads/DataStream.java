@@ -19,14 +19,15 @@ public final class DataStream implements Approach {
     @Override
     public TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) throws IOException {
         ElementArray elements = buffer.elements();
+        int size = buffer.elementSize();
         return RandomAccessFileIo.of(file, mode, mode == IoMode.WRITE
-                ? (raf, offset) -> {
-                    raf.seek(offset);
-                    elements.writeEach(raf);
+                ? (raf, offset, from, to, stonewall) -> {
+                    raf.seek(offset + from);
+                    return size * elements.writeEach(raf, from / size, to / size, stonewall);
                 }
-                : (raf, offset) -> {
-                    raf.seek(offset);
-                    elements.readEach(raf);
+                : (raf, offset, from, to, stonewall) -> {
+                    raf.seek(offset + from);
+                    return size * elements.readEach(raf, from / size, to / size, stonewall);
                 });
     }
 }

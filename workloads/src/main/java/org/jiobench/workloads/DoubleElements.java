@@ -20,36 +20,48 @@ final class DoubleElements implements ElementArray {
         for (int i = 0; i < values.length; i++) values[i] = Pattern.doubleValue(firstElement + i, seed);
     }
 
-    @Override public void writeEach(DataOutput out) throws IOException {
-        for (double value : values) out.writeDouble(value);
+    @Override public long bits(int i) {
+        return Double.doubleToRawLongBits(values[i]);
     }
 
-    @Override public void readEach(DataInput in) throws IOException {
-        for (int i = 0; i < values.length; i++) values[i] = in.readDouble();
+    @Override public int writeEach(DataOutput out, int from, int to, Stonewall stonewall) throws IOException {
+        return ElementLoop.run(from, to, stonewall, (a, b) -> {
+            for (int i = a; i < b; i++) out.writeDouble(values[i]);
+        });
+    }
+
+    @Override public int readEach(DataInput in, int from, int to, Stonewall stonewall) throws IOException {
+        return ElementLoop.run(from, to, stonewall, (a, b) -> {
+            for (int i = a; i < b; i++) values[i] = in.readDouble();
+        });
     }
 
     /** Through doubleToLongBits, exactly as {@code DataOutput.writeDouble} defines the bytes. */
-    @Override public void encode(byte[] bytes) {
-        for (int i = 0; i < values.length; i++) BigEndian.putLong(bytes, 8 * i, Double.doubleToLongBits(values[i]));
+    @Override public int encode(byte[] bytes, int from, int to, Stonewall stonewall) {
+        return ElementLoop.run(from, to, stonewall, (a, b) -> {
+            for (int i = a; i < b; i++) BigEndian.putLong(bytes, 8 * i, Double.doubleToLongBits(values[i]));
+        });
     }
 
-    @Override public void decode(byte[] bytes) {
-        for (int i = 0; i < values.length; i++) values[i] = Double.longBitsToDouble(BigEndian.getLong(bytes, 8 * i));
+    @Override public int decode(byte[] bytes, int from, int to, Stonewall stonewall) {
+        return ElementLoop.run(from, to, stonewall, (a, b) -> {
+            for (int i = a; i < b; i++) values[i] = Double.longBitsToDouble(BigEndian.getLong(bytes, 8 * i));
+        });
     }
 
-    @Override public void writeArray(BulkDataOutput out) throws IOException {
-        out.writeArray(values);
+    @Override public void writeArray(BulkDataOutput out, int from, int to) throws IOException {
+        out.writeArray(values, from, to - from);
     }
 
-    @Override public void readArray(BulkDataInput in) throws IOException {
-        in.readArray(values);
+    @Override public void readArray(BulkDataInput in, int from, int to) throws IOException {
+        in.readArray(values, from, to - from);
     }
 
-    @Override public void putInto(ByteBuffer buffer) {
-        buffer.asDoubleBuffer().put(values);
+    @Override public void putInto(ByteBuffer buffer, int from, int to) {
+        buffer.asDoubleBuffer().put(values, from, to - from);
     }
 
-    @Override public void getFrom(ByteBuffer buffer) {
-        buffer.asDoubleBuffer().get(values);
+    @Override public void getFrom(ByteBuffer buffer, int from, int to) {
+        buffer.asDoubleBuffer().get(values, from, to - from);
     }
 }

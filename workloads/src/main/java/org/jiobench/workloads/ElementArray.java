@@ -9,8 +9,9 @@ import org.jiobench.bulk.BulkDataOutput;
 
 /**
  * The rank's array of one transfer, of one primitive type. Each conversion is a plain loop over
- * the typed array, specialised per type, so an approach measures its own cost and not a layer of
- * indirection per element.
+ * elements [from, to) of the typed array, specialised per type, so an approach measures its own
+ * cost and not a layer of indirection per element. The per-element loops ask the stonewall
+ * between pieces ({@link ElementLoop}) and return where they stopped.
  */
 public interface ElementArray {
     int length();
@@ -18,24 +19,27 @@ public interface ElementArray {
     /** Sets element i to the pattern value of global element {@code firstElement + i}. */
     void fill(long firstElement, long seed);
 
+    /** The bits element i holds, as its type's raw bits (for verification, which compares bits). */
+    long bits(int i);
+
     /** One {@code DataOutput.writeX} call per element: the data-stream approaches. */
-    void writeEach(DataOutput out) throws IOException;
+    int writeEach(DataOutput out, int from, int to, Stonewall stonewall) throws IOException;
 
     /** One {@code DataInput.readX} call per element. */
-    void readEach(DataInput in) throws IOException;
+    int readEach(DataInput in, int from, int to, Stonewall stonewall) throws IOException;
 
-    /** Explicit shift-and-mask conversion to big-endian bytes (paper 3.2). */
-    void encode(byte[] bytes);
+    /** Explicit shift-and-mask conversion to big-endian bytes (paper 3.2); element i goes to bytes[i * size]. */
+    int encode(byte[] bytes, int from, int to, Stonewall stonewall);
 
-    void decode(byte[] bytes);
+    int decode(byte[] bytes, int from, int to, Stonewall stonewall);
 
-    /** The whole array in one call: the paper's bulk extension (section 5). */
-    void writeArray(BulkDataOutput out) throws IOException;
+    /** Elements [from, to) in one call: the paper's bulk extension (section 5). */
+    void writeArray(BulkDataOutput out, int from, int to) throws IOException;
 
-    void readArray(BulkDataInput in) throws IOException;
+    void readArray(BulkDataInput in, int from, int to) throws IOException;
 
-    /** Bulk copy into a big-endian buffer at its position, through the JDK's typed views. */
-    void putInto(ByteBuffer buffer);
+    /** Bulk copy of elements [from, to) into a big-endian buffer at the buffer's position, through the JDK's typed views. */
+    void putInto(ByteBuffer buffer, int from, int to);
 
-    void getFrom(ByteBuffer buffer);
+    void getFrom(ByteBuffer buffer, int from, int to);
 }

@@ -16,17 +16,19 @@ public final class EncodeDecode implements Approach {
     @Override
     public TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) throws IOException {
         ElementArray elements = buffer.elements();
+        int size = buffer.elementSize();
         byte[] bytes = new byte[buffer.size()];
         return RandomAccessFileIo.of(file, mode, mode == IoMode.WRITE
-                ? (raf, offset) -> {
-                    elements.encode(bytes);
-                    raf.seek(offset);
-                    raf.write(bytes, 0, bytes.length);
+                ? (raf, offset, from, to, stonewall) -> {
+                    int end = size * elements.encode(bytes, from / size, to / size, stonewall);
+                    raf.seek(offset + from);
+                    raf.write(bytes, from, end - from);
+                    return end;
                 }
-                : (raf, offset) -> {
-                    raf.seek(offset);
-                    raf.readFully(bytes, 0, bytes.length);
-                    elements.decode(bytes);
+                : (raf, offset, from, to, stonewall) -> {
+                    raf.seek(offset + from);
+                    raf.readFully(bytes, from, to - from);
+                    return size * elements.decode(bytes, from / size, to / size, stonewall);
                 });
     }
 }

@@ -6,24 +6,28 @@ import java.nio.file.Path;
 
 /**
  * Reads back what a rank wrote, with plain byte-array reads independent of any approach, and
- * compares it with the pattern: the check after a write phase (IOR's -W).
+ * compares it with {@link ExpectedData}: the check after a write phase (IOR's -W).
  */
 public final class FileCheck {
     private FileCheck() {
     }
 
     /**
+     * Checks the first {@code bytes} bytes of the rank's sequence of transfers: whole transfers in
+     * visiting order, then the part of the next one that a stonewall left.
+     *
      * @return the file offset of the first byte that differs from the pattern, or -1
      */
-    public static long firstWrongByte(Path file, long[] offsets, long[] firstElements, int count,
+    public static long firstWrongByte(Path file, long[] offsets, long[] firstElements, long bytes,
                                       ElementType type, int transferSize, long seed) throws IOException {
-        TransferBuffer buffer = new TransferBuffer(DataForm.BYTES, type, transferSize, seed);
-        byte[] bytes = buffer.bytes();
+        byte[] actual = new byte[transferSize];
+        byte[] expected = new byte[transferSize];
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "r")) {
-            for (int k = 0; k < count; k++) {
+            for (int k = 0; (long) k * transferSize < bytes; k++) {
+                int end = (int) Math.min(transferSize, bytes - (long) k * transferSize);
                 raf.seek(offsets[k]);
-                raf.readFully(bytes);
-                int wrong = buffer.firstWrongByte(firstElements[k]);
+                raf.readFully(actual, 0, end);
+                int wrong = ExpectedData.firstWrongByte(type, firstElements[k], seed, actual, expected, end);
                 if (wrong >= 0) return offsets[k] + wrong;
             }
         }

@@ -20,36 +20,48 @@ final class FloatElements implements ElementArray {
         for (int i = 0; i < values.length; i++) values[i] = Pattern.floatValue(firstElement + i, seed);
     }
 
-    @Override public void writeEach(DataOutput out) throws IOException {
-        for (float value : values) out.writeFloat(value);
+    @Override public long bits(int i) {
+        return Float.floatToRawIntBits(values[i]) & 0xFFFF_FFFFL;
     }
 
-    @Override public void readEach(DataInput in) throws IOException {
-        for (int i = 0; i < values.length; i++) values[i] = in.readFloat();
+    @Override public int writeEach(DataOutput out, int from, int to, Stonewall stonewall) throws IOException {
+        return ElementLoop.run(from, to, stonewall, (a, b) -> {
+            for (int i = a; i < b; i++) out.writeFloat(values[i]);
+        });
+    }
+
+    @Override public int readEach(DataInput in, int from, int to, Stonewall stonewall) throws IOException {
+        return ElementLoop.run(from, to, stonewall, (a, b) -> {
+            for (int i = a; i < b; i++) values[i] = in.readFloat();
+        });
     }
 
     /** Through floatToIntBits, exactly as {@code DataOutput.writeFloat} defines the bytes. */
-    @Override public void encode(byte[] bytes) {
-        for (int i = 0; i < values.length; i++) BigEndian.putInt(bytes, 4 * i, Float.floatToIntBits(values[i]));
+    @Override public int encode(byte[] bytes, int from, int to, Stonewall stonewall) {
+        return ElementLoop.run(from, to, stonewall, (a, b) -> {
+            for (int i = a; i < b; i++) BigEndian.putInt(bytes, 4 * i, Float.floatToIntBits(values[i]));
+        });
     }
 
-    @Override public void decode(byte[] bytes) {
-        for (int i = 0; i < values.length; i++) values[i] = Float.intBitsToFloat(BigEndian.getInt(bytes, 4 * i));
+    @Override public int decode(byte[] bytes, int from, int to, Stonewall stonewall) {
+        return ElementLoop.run(from, to, stonewall, (a, b) -> {
+            for (int i = a; i < b; i++) values[i] = Float.intBitsToFloat(BigEndian.getInt(bytes, 4 * i));
+        });
     }
 
-    @Override public void writeArray(BulkDataOutput out) throws IOException {
-        out.writeArray(values);
+    @Override public void writeArray(BulkDataOutput out, int from, int to) throws IOException {
+        out.writeArray(values, from, to - from);
     }
 
-    @Override public void readArray(BulkDataInput in) throws IOException {
-        in.readArray(values);
+    @Override public void readArray(BulkDataInput in, int from, int to) throws IOException {
+        in.readArray(values, from, to - from);
     }
 
-    @Override public void putInto(ByteBuffer buffer) {
-        buffer.asFloatBuffer().put(values);
+    @Override public void putInto(ByteBuffer buffer, int from, int to) {
+        buffer.asFloatBuffer().put(values, from, to - from);
     }
 
-    @Override public void getFrom(ByteBuffer buffer) {
-        buffer.asFloatBuffer().get(values);
+    @Override public void getFrom(ByteBuffer buffer, int from, int to) {
+        buffer.asFloatBuffer().get(values, from, to - from);
     }
 }

@@ -20,35 +20,47 @@ final class IntElements implements ElementArray {
         for (int i = 0; i < values.length; i++) values[i] = (int) Pattern.bits(firstElement + i, seed);
     }
 
-    @Override public void writeEach(DataOutput out) throws IOException {
-        for (int value : values) out.writeInt(value);
+    @Override public long bits(int i) {
+        return values[i] & 0xFFFF_FFFFL;
     }
 
-    @Override public void readEach(DataInput in) throws IOException {
-        for (int i = 0; i < values.length; i++) values[i] = in.readInt();
+    @Override public int writeEach(DataOutput out, int from, int to, Stonewall stonewall) throws IOException {
+        return ElementLoop.run(from, to, stonewall, (a, b) -> {
+            for (int i = a; i < b; i++) out.writeInt(values[i]);
+        });
     }
 
-    @Override public void encode(byte[] bytes) {
-        for (int i = 0; i < values.length; i++) BigEndian.putInt(bytes, 4 * i, values[i]);
+    @Override public int readEach(DataInput in, int from, int to, Stonewall stonewall) throws IOException {
+        return ElementLoop.run(from, to, stonewall, (a, b) -> {
+            for (int i = a; i < b; i++) values[i] = in.readInt();
+        });
     }
 
-    @Override public void decode(byte[] bytes) {
-        for (int i = 0; i < values.length; i++) values[i] = BigEndian.getInt(bytes, 4 * i);
+    @Override public int encode(byte[] bytes, int from, int to, Stonewall stonewall) {
+        return ElementLoop.run(from, to, stonewall, (a, b) -> {
+            for (int i = a; i < b; i++) BigEndian.putInt(bytes, 4 * i, values[i]);
+        });
     }
 
-    @Override public void writeArray(BulkDataOutput out) throws IOException {
-        out.writeArray(values);
+    @Override public int decode(byte[] bytes, int from, int to, Stonewall stonewall) {
+        return ElementLoop.run(from, to, stonewall, (a, b) -> {
+            for (int i = a; i < b; i++) values[i] = BigEndian.getInt(bytes, 4 * i);
+        });
     }
 
-    @Override public void readArray(BulkDataInput in) throws IOException {
-        in.readArray(values);
+    @Override public void writeArray(BulkDataOutput out, int from, int to) throws IOException {
+        out.writeArray(values, from, to - from);
     }
 
-    @Override public void putInto(ByteBuffer buffer) {
-        buffer.asIntBuffer().put(values);
+    @Override public void readArray(BulkDataInput in, int from, int to) throws IOException {
+        in.readArray(values, from, to - from);
     }
 
-    @Override public void getFrom(ByteBuffer buffer) {
-        buffer.asIntBuffer().get(values);
+    @Override public void putInto(ByteBuffer buffer, int from, int to) {
+        buffer.asIntBuffer().put(values, from, to - from);
+    }
+
+    @Override public void getFrom(ByteBuffer buffer, int from, int to) {
+        buffer.asIntBuffer().get(values, from, to - from);
     }
 }

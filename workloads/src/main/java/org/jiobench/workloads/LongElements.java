@@ -20,35 +20,47 @@ final class LongElements implements ElementArray {
         for (int i = 0; i < values.length; i++) values[i] = Pattern.bits(firstElement + i, seed);
     }
 
-    @Override public void writeEach(DataOutput out) throws IOException {
-        for (long value : values) out.writeLong(value);
+    @Override public long bits(int i) {
+        return values[i];
     }
 
-    @Override public void readEach(DataInput in) throws IOException {
-        for (int i = 0; i < values.length; i++) values[i] = in.readLong();
+    @Override public int writeEach(DataOutput out, int from, int to, Stonewall stonewall) throws IOException {
+        return ElementLoop.run(from, to, stonewall, (a, b) -> {
+            for (int i = a; i < b; i++) out.writeLong(values[i]);
+        });
     }
 
-    @Override public void encode(byte[] bytes) {
-        for (int i = 0; i < values.length; i++) BigEndian.putLong(bytes, 8 * i, values[i]);
+    @Override public int readEach(DataInput in, int from, int to, Stonewall stonewall) throws IOException {
+        return ElementLoop.run(from, to, stonewall, (a, b) -> {
+            for (int i = a; i < b; i++) values[i] = in.readLong();
+        });
     }
 
-    @Override public void decode(byte[] bytes) {
-        for (int i = 0; i < values.length; i++) values[i] = BigEndian.getLong(bytes, 8 * i);
+    @Override public int encode(byte[] bytes, int from, int to, Stonewall stonewall) {
+        return ElementLoop.run(from, to, stonewall, (a, b) -> {
+            for (int i = a; i < b; i++) BigEndian.putLong(bytes, 8 * i, values[i]);
+        });
     }
 
-    @Override public void writeArray(BulkDataOutput out) throws IOException {
-        out.writeArray(values);
+    @Override public int decode(byte[] bytes, int from, int to, Stonewall stonewall) {
+        return ElementLoop.run(from, to, stonewall, (a, b) -> {
+            for (int i = a; i < b; i++) values[i] = BigEndian.getLong(bytes, 8 * i);
+        });
     }
 
-    @Override public void readArray(BulkDataInput in) throws IOException {
-        in.readArray(values);
+    @Override public void writeArray(BulkDataOutput out, int from, int to) throws IOException {
+        out.writeArray(values, from, to - from);
     }
 
-    @Override public void putInto(ByteBuffer buffer) {
-        buffer.asLongBuffer().put(values);
+    @Override public void readArray(BulkDataInput in, int from, int to) throws IOException {
+        in.readArray(values, from, to - from);
     }
 
-    @Override public void getFrom(ByteBuffer buffer) {
-        buffer.asLongBuffer().get(values);
+    @Override public void putInto(ByteBuffer buffer, int from, int to) {
+        buffer.asLongBuffer().put(values, from, to - from);
+    }
+
+    @Override public void getFrom(ByteBuffer buffer, int from, int to) {
+        buffer.asLongBuffer().get(values, from, to - from);
     }
 }

@@ -6,10 +6,10 @@ import java.nio.file.Path;
 
 /** The open file of the approaches built on {@link RandomAccessFile}, as the paper's section 3 uses it. */
 abstract class RandomAccessFileIo implements TransferIo {
-    /** One transfer at an offset, given the open file. */
+    /** One transfer's bytes [from, to) at an offset, given the open file; returns the end of what it moved. */
     @FunctionalInterface
     interface Transfer {
-        void move(RandomAccessFile file, long fileOffset) throws IOException;
+        int move(RandomAccessFile file, long fileOffset, int from, int to, Stonewall stonewall) throws IOException;
     }
 
     protected final RandomAccessFile file;
@@ -26,8 +26,8 @@ abstract class RandomAccessFileIo implements TransferIo {
     static RandomAccessFileIo of(Path path, IoMode mode, Transfer transfer) throws IOException {
         return new RandomAccessFileIo(path, mode) {
             @Override
-            public void transfer(long fileOffset) throws IOException {
-                transfer.move(file, fileOffset);
+            public int transfer(long fileOffset, int from, int to, Stonewall stonewall) throws IOException {
+                return transfer.move(file, fileOffset, from, to, stonewall);
             }
         };
     }

@@ -17,13 +17,15 @@ public final class RawBytes implements Approach {
     public TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) throws IOException {
         byte[] bytes = buffer.bytes();
         return RandomAccessFileIo.of(file, mode, mode == IoMode.WRITE
-                ? (raf, offset) -> {
-                    raf.seek(offset);
-                    raf.write(bytes, 0, bytes.length);
+                ? (raf, offset, from, to, stonewall) -> {
+                    raf.seek(offset + from);
+                    raf.write(bytes, from, to - from);
+                    return to;
                 }
-                : (raf, offset) -> {
-                    raf.seek(offset);
-                    raf.readFully(bytes, 0, bytes.length);
+                : (raf, offset, from, to, stonewall) -> {
+                    raf.seek(offset + from);
+                    raf.readFully(bytes, from, to - from);
+                    return to;
                 });
     }
 }

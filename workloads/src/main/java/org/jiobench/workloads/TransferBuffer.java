@@ -1,23 +1,22 @@
 package org.jiobench.workloads;
 
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 import org.jiobench.bulk.AlignedBuffers;
 
 /**
- * The one array of a rank, transferSize bytes, in the form its approach moves it. Preparing it
- * for a write and checking it after a read both go through the big-endian byte image, so every
- * form is verified byte for byte against the same expectation.
+ * The one array of a rank, transferSize bytes, in the form its approach moves it. A write's data
+ * comes from the typed array through the approaches' own conversions; a read's data is checked
+ * against {@link ExpectedData}, which shares no code with them.
  */
 public final class TransferBuffer {
     private final DataForm form;
+    private final ElementType type;
     private final long seed;
     private final ElementArray elements;
     private final byte[] bytes;
     private final ByteBuffer direct;
-    private final ElementArray expectedElements;
     private final byte[] expectedBytes;
-    private final byte[] actualImage;
+    private final byte[] directImage;
 
     public TransferBuffer(DataForm form, ElementType type, int transferSize, long seed) {
         if (transferSize % type.bytes() != 0) {
@@ -25,14 +24,13 @@ public final class TransferBuffer {
                     + type.id() + " size " + type.bytes());
         }
         this.form = form;
+        this.type = type;
         this.seed = seed;
-        int length = transferSize / type.bytes();
-        this.elements = type.newArray(length);
+        this.elements = type.newArray(transferSize / type.bytes());
         this.bytes = form == DataForm.BYTES ? new byte[transferSize] : null;
         this.direct = form == DataForm.DIRECT ? AlignedBuffers.pageAligned(transferSize) : null;
-        this.expectedElements = type.newArray(length);
-        this.expectedBytes = new byte[transferSize];
-        this.actualImage = form == DataForm.BYTES ? bytes : new byte[transferSize];
+        this.expectedBytes = form == DataForm.BYTES || form == DataForm.DIRECT ? new byte[transferSize] : null;
+        this.directImage = form == DataForm.DIRECT ? new byte[transferSize] : null;
     }
 
     public DataForm form() {
@@ -40,7 +38,12 @@ public final class TransferBuffer {
     }
 
     public int size() {
-        return expectedBytes.length;
+        return elements.length() * type.bytes();
+    }
+
+    /** Bytes of one element: every partial transfer ends on a multiple of it. */
+    public int elementSize() {
+        return type.bytes();
     }
 
     /** The typed array, for approaches of form TYPED (and as the source of the other forms). */
@@ -64,30 +67,31 @@ public final class TransferBuffer {
     public void prepare(long firstElement) {
         elements.fill(firstElement, seed);
         switch (form) {
-            case BYTES -> elements.encode(bytes);
-            case DIRECT -> elements.putInto(direct.clear());
+            case BYTES -> elements.encode(bytes, 0, elements.length(), Stonewall.NONE);
+            case DIRECT -> elements.putInto(direct.clear(), 0, elements.length());
             default -> { }
         }
     }
 
     /**
-     * Compares what the last read delivered with the pattern.
+     * Compares bytes [0, end) of what the last read delivered with the pattern.
      *
      * @return the offset within the transfer of the first wrong byte, or -1 when all are right
      */
-    public int firstWrongByte(long firstElement) {
-        expectedElements.fill(firstElement, seed);
-        expectedElements.encode(expectedBytes);
-        return Arrays.mismatch(actualBytes(), expectedBytes);
+    public int firstWrongByte(long firstElement, int end) {
+        return switch (form) {
+            case TYPED -> ExpectedData.firstWrongByte(type, firstElement, seed, elements, end);
+            case BYTES -> ExpectedData.firstWrongByte(type, firstElement, seed, bytes, expectedBytes, end);
+            case DIRECT -> {
+                direct.get(0, directImage, 0, end);
+                yield ExpectedData.firstWrongByte(type, firstElement, seed, directImage, expectedBytes, end);
+            }
+            case NONE -> throw new IllegalStateException("a NONE buffer holds no data to verify");
+        };
     }
 
-    private byte[] actualBytes() {
-        switch (form) {
-            case DIRECT -> direct.clear().get(actualImage);
-            case TYPED -> elements.encode(actualImage);
-            case NONE -> throw new IllegalStateException("a NONE buffer holds no data to verify");
-            default -> { }
-        }
-        return actualImage;
+    /** The whole transfer. */
+    public int firstWrongByte(long firstElement) {
+        return firstWrongByte(firstElement, size());
     }
 }

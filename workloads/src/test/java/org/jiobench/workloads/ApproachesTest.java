@@ -38,7 +38,7 @@ class ApproachesTest {
         ElementArray elements = type.newArray(TRANSFER / type.bytes());
         for (long first : firstElements) {
             elements.fill(first, SEED);
-            elements.writeEach(out);
+            elements.writeEach(out, 0, elements.length(), Stonewall.NONE);
         }
         return bytes.toByteArray();
     }
@@ -54,7 +54,7 @@ class ApproachesTest {
         TransferBuffer buffer = new TransferBuffer(approach.dataForm(), type, TRANSFER, SEED);
         ApproachSettings settings = new ApproachSettings(1000, 1 << 20);
         try (TransferIo io = approach.open(file, IoMode.WRITE, buffer, settings)) {
-            int done = io.transferAll(offsets, hooks(k -> buffer.prepare(first[k]), k -> { }));
+            int done = io.transferAll(offsets, 0, offsets.length, TRANSFER, hooks(k -> buffer.prepare(first[k]), k -> { }));
             assertEquals(offsets.length, done);
         }
         long[] sequentialFirst = new BlockPlan(0, 1, 4 * TRANSFER, TRANSFER, 2, false, TransferOrder.SEQUENTIAL, SEED)
@@ -62,7 +62,8 @@ class ApproachesTest {
         assertArrayEquals(reference(type, sequentialFirst), Files.readAllBytes(file));
 
         try (TransferIo io = approach.open(file, IoMode.READ, buffer, settings)) {
-            io.transferAll(offsets, hooks(k -> { }, k -> assertEquals(-1, buffer.firstWrongByte(first[k]))));
+            io.transferAll(offsets, 0, offsets.length, TRANSFER,
+                    hooks(k -> { }, k -> assertEquals(-1, buffer.firstWrongByte(first[k]))));
         }
     }
 
@@ -77,11 +78,12 @@ class ApproachesTest {
             long[] offsets = {transfer, 0};
             long[] first = {transfer / 4, 0};
             try (TransferIo io = approach.open(file, IoMode.WRITE, buffer, settings)) {
-                io.transferAll(offsets, hooks(k -> buffer.prepare(first[k]), k -> { }));
+                io.transferAll(offsets, 0, 2, transfer, hooks(k -> buffer.prepare(first[k]), k -> { }));
             }
             assertEquals(2 * transfer, Files.size(file), approach.id());
             try (TransferIo io = approach.open(file, IoMode.READ, buffer, settings)) {
-                io.transferAll(offsets, hooks(k -> { }, k -> assertEquals(-1, buffer.firstWrongByte(first[k]), approach.id())));
+                io.transferAll(offsets, 0, 2, transfer,
+                        hooks(k -> { }, k -> assertEquals(-1, buffer.firstWrongByte(first[k]), approach.id())));
             }
         }
     }
@@ -94,13 +96,17 @@ class ApproachesTest {
         byte[] bytes = written.bytes().clone();
         bytes[1234] ^= 1;
         Files.write(file, bytes);
-        assertEquals(1234, FileCheck.firstWrongByte(file, new long[] {0}, new long[] {0}, 1, ElementType.INT, TRANSFER, SEED));
+        assertEquals(1234, FileCheck.firstWrongByte(file, new long[] {0}, new long[] {0}, TRANSFER, ElementType.INT,
+                TRANSFER, SEED));
+        assertEquals(-1, FileCheck.firstWrongByte(file, new long[] {0}, new long[] {0}, 1232, ElementType.INT,
+                TRANSFER, SEED), "a check of the first 1232 bytes does not reach byte 1234");
 
         TransferBuffer typed = new TransferBuffer(DataForm.TYPED, ElementType.INT, TRANSFER, SEED);
         try (TransferIo io = Approaches.byId("encode-decode").open(file, IoMode.READ, typed, new ApproachSettings(1, 1))) {
-            io.transfer(0);
+            io.transfer(0, 0, TRANSFER, Stonewall.NONE);
         }
         assertEquals(1234, typed.firstWrongByte(0));
+        assertEquals(-1, typed.firstWrongByte(0, 1232));
     }
 
     @Test
@@ -109,7 +115,7 @@ class ApproachesTest {
         long started = System.nanoTime();
         try (TransferIo io = Approaches.byId("calibrate").open(dir.resolve("none"), IoMode.WRITE, buffer,
                 new ApproachSettings(1, 32L << 20))) {
-            io.transferAll(new long[4], hooks(k -> { }, k -> { }));
+            io.transferAll(new long[4], 0, 4, 1 << 20, hooks(k -> { }, k -> { }));
         }
         double seconds = (System.nanoTime() - started) / 1e9;
         assertTrue(seconds >= 0.125, "4 x 1MiB at 32MiB/s cannot take less than 0.125 s, took " + seconds);
@@ -140,6 +146,14 @@ class ApproachesTest {
 
             @Override public void afterTransfer(int k) throws IOException {
                 after.run(k);
+            }
+
+            @Override public void afterTransfer(int k, int moved) throws IOException {
+                after.run(k);
+            }
+
+            @Override public boolean reached() {
+                return false;
             }
         };
     }

@@ -1,0 +1,46 @@
+"""Rank 0's duties over the per-rank records of a run, whichever way its ranks were launched.
+
+The mpi4py launcher feeds the records it gathers; the MPJ Express path feeds the JSON lines its
+rank 0 prints. Either way this prints the header and a progress line per phase, applies the one
+reduction (`jiobench.reduce`), and writes the run file and the summary at the end.
+"""
+from __future__ import annotations
+
+import sys
+from typing import Mapping, Optional, Sequence, TextIO
+
+from . import reduce, runfile, table
+
+
+class Collector:
+    """Collects a run's phases as they end and writes its run file once."""
+
+    def __init__(self, context: dict, out: TextIO = sys.stdout):
+        self.context = context
+        self.out = out
+        self.records: list[dict] = []
+        self.phases: list[dict] = []
+
+    def start(self) -> None:
+        print(table.run_header(self.context), file=self.out, flush=True)
+
+    def phase(self, records: Sequence[Mapping]) -> dict:
+        """One phase's records from every rank: reduced, printed, kept."""
+        phase = reduce.reduce_phase(records)
+        self.records.extend(dict(record) for record in records)
+        self.phases.append(phase)
+        print(table.progress_line(phase), file=self.out, flush=True)
+        return phase
+
+    def finish(self, incomplete: Optional[dict] = None) -> str:
+        """Writes the run file (marked incomplete, with what stopped it, when given) and prints the
+        summary and the run file's path, the last line of a run's output."""
+        run = runfile.build(self.context, self.records, incomplete)
+        print(file=self.out)
+        print(table.summary_table(run["summary"]), file=self.out)
+        notes = table.summary_notes(run["summary"])
+        if notes:
+            print(notes, file=self.out)
+        path = runfile.write(run, self.context["parameters"]["results"])
+        print(path, file=self.out, flush=True)
+        return path

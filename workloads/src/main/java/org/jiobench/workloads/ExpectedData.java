@@ -1,0 +1,66 @@
+package org.jiobench.workloads;
+
+import java.util.Arrays;
+
+/**
+ * What the file must hold, worked out from the pattern's definition alone: element g of a type
+ * holds {@link Pattern#bits} of g, cut to the type's width (and, for floating point, with the
+ * top exponent bit cleared), stored most significant byte first. Verification compares with this
+ * and nothing else, so it shares no code with the conversions the approaches are timed on
+ * ({@link ElementArray#encode}, the JDK's buffers, the JNI library): a byte-order bug in any of
+ * them fails verification instead of passing it.
+ */
+public final class ExpectedData {
+    private ExpectedData() {
+    }
+
+    /** The bits element g holds on disk, right-aligned in a long. */
+    public static long bits(ElementType type, long g, long seed) {
+        long bits = Pattern.bits(g, seed);
+        return switch (type) {
+            case INT -> bits & 0xFFFF_FFFFL;
+            case FLOAT -> bits & 0xBFFF_FFFFL;
+            case LONG -> bits;
+            case DOUBLE -> bits & 0xBFFF_FFFF_FFFF_FFFFL;
+        };
+    }
+
+    /**
+     * Writes bytes [0, end) of the transfer whose first element is {@code firstElement} into {@code into}.
+     */
+    public static void bytes(ElementType type, long firstElement, long seed, byte[] into, int end) {
+        int size = type.bytes();
+        for (int at = 0; at < end; at += size) {
+            long bits = bits(type, firstElement + at / size, seed);
+            for (int b = 0; b < size && at + b < end; b++) {
+                into[at + b] = (byte) (bits >>> (8 * (size - 1 - b)));
+            }
+        }
+    }
+
+    /**
+     * The first of bytes [0, end) of {@code actual} that differs from the transfer whose first
+     * element is {@code firstElement}, or -1.
+     */
+    public static int firstWrongByte(ElementType type, long firstElement, long seed, byte[] actual, byte[] scratch,
+                                     int end) {
+        bytes(type, firstElement, seed, scratch, end);
+        return Arrays.mismatch(actual, 0, end, scratch, 0, end);
+    }
+
+    /**
+     * The same for a typed array: the byte offset, in the file's order, of the first wrong byte
+     * among elements [0, end / size), or -1.
+     */
+    public static int firstWrongByte(ElementType type, long firstElement, long seed, ElementArray actual, int end) {
+        int size = type.bytes();
+        for (int i = 0; i < end / size; i++) {
+            long difference = actual.bits(i) ^ bits(type, firstElement + i, seed);
+            if (difference != 0) {
+                int leadingZeroBytes = (Long.numberOfLeadingZeros(difference) - (64 - 8 * size)) / 8;
+                return i * size + leadingZeroBytes;
+            }
+        }
+        return -1;
+    }
+}

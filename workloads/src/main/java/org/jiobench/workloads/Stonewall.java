@@ -1,0 +1,18 @@
+package org.jiobench.workloads;
+
+/**
+ * The phase's deadline as a transfer sees it. Per-element loops ask it every
+ * {@link #CHECK_INTERVAL} elements, so a transfer of an approach that moves kB/s ends soon after
+ * the deadline instead of at its own end; a whole-array call cannot be interrupted and never asks.
+ */
+@FunctionalInterface
+public interface Stonewall {
+    /** Elements between two checks: a clock read per 4096 elements costs nothing measurable. */
+    int CHECK_INTERVAL = 4096;
+
+    /** No deadline. */
+    Stonewall NONE = () -> false;
+
+    /** True once the phase should end (its deadline has passed, or the run was asked to stop). */
+    boolean reached();
+}

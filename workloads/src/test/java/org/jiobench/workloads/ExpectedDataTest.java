@@ -1,0 +1,55 @@
+package org.jiobench.workloads;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** The verifier's own idea of the file, against the JDK's DataOutputStream writing the pattern's values. */
+class ExpectedDataTest {
+    private static final long SEED = 11;
+
+    @ParameterizedTest
+    @EnumSource(ElementType.class)
+    void matchesWhatDataOutputWritesForThePatternValues(ElementType type) throws IOException {
+        int count = 1000;
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(bytes);
+        for (long g = 500; g < 500 + count; g++) {
+            switch (type) {
+                case INT -> out.writeInt((int) Pattern.bits(g, SEED));
+                case LONG -> out.writeLong(Pattern.bits(g, SEED));
+                case FLOAT -> out.writeFloat(Pattern.floatValue(g, SEED));
+                case DOUBLE -> out.writeDouble(Pattern.doubleValue(g, SEED));
+            }
+        }
+        byte[] expected = new byte[count * type.bytes()];
+        ExpectedData.bytes(type, 500, SEED, expected, expected.length);
+        assertArrayEquals(bytes.toByteArray(), expected);
+    }
+
+    @ParameterizedTest
+    @EnumSource(ElementType.class)
+    void namesTheFirstWrongByteOfATypedArrayInFileOrder(ElementType type) {
+        TransferBuffer buffer = new TransferBuffer(DataForm.TYPED, type, 64 * type.bytes(), SEED);
+        buffer.prepare(0);
+        assertEquals(-1, buffer.firstWrongByte(0));
+        ElementArray elements = buffer.elements();
+        // Flip the lowest bit of element 5: its last byte in big-endian order is the wrong one.
+        switch (type) {
+            case INT -> ((IntElements) elements).values[5] ^= 1;
+            case LONG -> ((LongElements) elements).values[5] ^= 1;
+            case FLOAT -> ((FloatElements) elements).values[5] =
+                    Float.intBitsToFloat(Float.floatToRawIntBits(((FloatElements) elements).values[5]) ^ 1);
+            case DOUBLE -> ((DoubleElements) elements).values[5] =
+                    Double.longBitsToDouble(Double.doubleToRawLongBits(((DoubleElements) elements).values[5]) ^ 1);
+        }
+        assertEquals(6 * type.bytes() - 1, buffer.firstWrongByte(0));
+        assertEquals(-1, buffer.firstWrongByte(0, 5 * type.bytes()), "the wrong element lies beyond the checked bytes");
+    }
+}
