@@ -7,16 +7,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 
 
 def medians(run: dict) -> dict[tuple[str, str], float]:
-    """(approach, op) → median over repetitions of the aggregate MiB/s the run file holds."""
-    rates: dict[tuple[str, str], list[float]] = {}
-    for phase in run["phases"]:
-        rates.setdefault((phase["approach"], phase["op"]), []).append(phase["bw_mib_s"])
-    return {key: statistics.median(values) for key, values in rates.items()}
+    """(approach, op) → the median the run file's summary holds over its measured repetitions."""
+    return {(row["approach"], row["op"]): row["bw_mib_s"]["median"] for row in run["summary"]}
 
 
 def readable(value: float) -> str:
@@ -39,7 +35,7 @@ def table(run: dict, reference: str) -> list[str]:
     median = medians(run)
     stonewalled = {(s["approach"], s["op"]) for s in run["summary"] if s["stonewalled"]}
     lines = [f"{run['environment']['ranks']} rank(s), -b {p['block_size'] >> 20}MiB -t {p['transfer_size'] >> 20}MiB"
-             f"{view(p)}, {p['repetitions']} reps ({run['run_id']})",
+             f"{view(p)}, {p['repetitions']} measured reps x {p['forks']} fork(s) ({run['run_id']})",
              f"  {'approach':<22} {'op':<5} {'median MiB/s':>13} {'÷ ' + reference:>12}"]
     for (approach, op), rate in median.items():
         base = median.get((reference, op))
