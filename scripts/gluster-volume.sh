@@ -8,7 +8,9 @@
 # socket all live under DIR, and it listens on a loopback address of its own (127.x.y.z, derived
 # from DIR) on the standard port, so bricks, which always ask the standard port, find it there.
 # Several volumes of this script, in different directories, run side by side. Every process is
-# stopped by the PID it recorded, never by name.
+# stopped by the PID it recorded, never by name. What glusterd still puts at its fixed paths is
+# empty and shared by every glusterd of the machine, so it stays: /var/lib/glusterd/ss_brick,
+# /var/lib/glusterd/geo-replication/gsyncd_template.conf and /var/run/gluster/snaps.
 #
 #   scripts/gluster-volume.sh start DIR [--bricks N] [--shard-size SIZE] [--mount-options OPTS]
 #                                             # prints: mount DIR/mnt
