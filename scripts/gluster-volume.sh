@@ -104,6 +104,15 @@ brick_status() {  # prints "PATH PID" per brick as glusterd reports it; PID -1 w
     | sed -n 's:.*<path>\(.*\)</path>.*:\1:p; s:.*<pid>\(.*\)</pid>.*:\1:p' | paste -d' ' - -
 }
 
+port_taken() {  # something listens on glusterd's port 24007 on our address or on every address
+  local a b c d ours_hex
+  IFS=. read -r a b c d <<<"$address"
+  printf -v ours_hex '%02X%02X%02X%02X' "$d" "$c" "$b" "$a"  # /proc/net/tcp's byte order
+  awk -v ours="$ours_hex" '$4 == "0A" { split($2, local_address, ":")
+      if (local_address[2] == "5DC7" && (local_address[1] ~ /^0+$/ || local_address[1] == ours)) found = 1 }
+    END { exit !found }' /proc/net/tcp /proc/net/tcp6
+}
+
 all_bricks_online() { [ "$(brick_status | awk '$2 > 0' | wc -l)" -eq "$bricks" ]; }
 
 gone() {  # gone PID...: none of them is ours any more
@@ -137,6 +146,10 @@ start() {
   done
   if anything_running; then
     echo "$me: a volume already runs in $dir (stop it first: $me stop $dir)" >&2
+    exit 2
+  fi
+  if port_taken; then
+    echo "$me: port 24007 is taken on $address or on every address (a glusterd of the system?)" >&2
     exit 2
   fi
   local client_args=() option client_help
