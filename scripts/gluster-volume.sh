@@ -15,9 +15,12 @@
 #   scripts/gluster-volume.sh start DIR [--bricks N] [--shard-size SIZE] [--mount-options OPTS]
 #                                             # prints: mount DIR/mnt
 #   scripts/gluster-volume.sh status DIR      # exit 0 when the volume runs and is mounted
-#   scripts/gluster-volume.sh stop DIR        # unmounts, deletes the volume, stops every process
+#   scripts/gluster-volume.sh stop DIR        # unmounts, deletes the volume and its bricks' data,
+#                                             # stops every process; also after a failed start
 #
-# The gluster CLI reaches this glusterd with --glusterd-sock=DIR/run/glusterd.socket.
+# --mount-options direct-io-mode=enable,... passes each KEY[=VALUE] to the FUSE client (glusterfs)
+# as --KEY[=VALUE]. The gluster CLI reaches this glusterd with --glusterd-sock=DIR/run/glusterd.socket
+# (every command) or --remote-host=127.x.y.z (read-only ones such as volume info).
 set -euo pipefail
 
 me=$(basename "$0")
