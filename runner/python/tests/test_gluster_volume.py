@@ -1,0 +1,184 @@
+"""A real cluster file system (scripts/gluster-volume.sh): a private GlusterFS volume of 4 bricks
+with sharding on, mounted through its FUSE client, and jiobench running on it."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import uuid
+from pathlib import Path
+
+import pytest
+
+from conftest import HOME, JIOBENCH
+
+VOLUME = HOME / "scripts" / "gluster-volume.sh"
+BRICKS = 4
+
+
+def volume_script(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([str(VOLUME), *args], capture_output=True, text=True, timeout=timeout)
+
+
+def alive(pid: int) -> bool:
+    """A zombie is not alive: it waits for init to collect it, which it does in its own time."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def processes_naming(directory: Path) -> list[int]:
+    """Live processes whose command line names the directory: what a start there left running."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if f"{directory}/" in cmdline and alive(int(entry.name)):
+            found.append(int(entry.name))
+    return found
+
+
+def mounted_type(mount: Path) -> str | None:
+    for line in Path("/proc/mounts").read_text().splitlines():
+        fields = line.split()
+        if fields[1] == str(mount):
+            return fields[2]
+    return None
+
+
+@pytest.fixture(scope="module")
+def volume():
+    directory = Path(tempfile.mkdtemp(prefix="jiobench-gluster-"))
+    try:
+        started = volume_script("start", str(directory))
+        assert started.returncode == 0, started.stderr
+        mount = Path(next(line.split(" ", 1)[1] for line in started.stdout.splitlines() if line.startswith("mount ")))
+        yield directory, mount
+    finally:
+        volume_script("stop", str(directory))
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def jiobench_on(results: Path, *args: str) -> dict:
+    completed = subprocess.run([str(JIOBENCH), "run", "-n", "2", "--", *args, "--results", str(results)],
+                               capture_output=True, text=True, timeout=120, cwd=results.parent)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    return json.loads(Path(completed.stdout.strip().splitlines()[-1]).read_text())
+
+
+def test_the_volume_is_mounted_through_the_glusterfs_fuse_client(volume):
+    directory, mount = volume
+    assert mount == directory / "mnt"
+    assert mounted_type(mount) == "fuse.glusterfs"
+
+
+def test_status_names_the_mount_and_a_live_pid_for_every_process(volume):
+    directory, mount = volume
+    status = volume_script("status", str(directory))
+    assert status.returncode == 0, status.stdout
+    lines = status.stdout.splitlines()
+    assert lines[0].startswith("running")
+    assert f"mount {mount}" in lines
+    pids = [int(line.rsplit(" ", 1)[1]) for line in lines if " pid " in line]
+    assert len(pids) == BRICKS + 2, status.stdout  # the bricks, glusterd and the FUSE client
+    assert all(alive(pid) for pid in pids)
+
+
+def test_a_second_start_is_refused_with_one_line(volume):
+    directory, _ = volume
+    second = volume_script("start", str(directory))
+    assert second.returncode == 2
+    assert len(second.stderr.strip().splitlines()) == 1 and "already runs" in second.stderr, second.stderr
+
+
+def test_a_shared_file_is_striped_as_shards_over_several_bricks(volume, tmp_path):
+    directory, mount = volume
+    target = mount / "striped.dat"
+    run = jiobench_on(tmp_path / "results", "-a", "raw-bytes,c-posix", "-b", "16MiB", "-t", "4MiB",
+                      "--verify", "--keep", "-o", str(target))
+    assert all(p["verified"] is True for p in run["phases"]), run["phases"]
+    assert target.stat().st_size == 32 << 20
+    # The first 4 MiB stay in the base file; each further 4 MiB is a shard named <gfid>.<index>.
+    base = next((directory / "bricks").glob("*/striped.dat"))  # on the one brick its name hashes to
+    gfid = uuid.UUID(bytes=os.getxattr(base, "trusted.gfid"))
+    shards = {brick.name: sorted(path.name for path in (brick / ".shard").glob(f"{gfid}.*"))
+              for brick in sorted((directory / "bricks").iterdir())}
+    indices = sorted(int(name.rsplit(".", 1)[1]) for names in shards.values() for name in names)
+    assert indices == list(range(1, 8)), shards
+    assert sum(1 for names in shards.values() if names) > 1, shards
+    target.unlink()
+
+
+@pytest.mark.parametrize("layout", [[], ["-F"]], ids=["shared-file", "file-per-process"])
+def test_every_approach_verifies_on_the_volume_and_calibrate_keeps_its_rate(volume, tmp_path, layout):
+    _, mount = volume
+    rate_mib = 16  # 4 MiB at 16 MiB/s: a quarter of a second per phase, long next to a FUSE open
+    # data-stream writes at 10 KiB/s per rank here (a FUSE round trip per int) and its deadline is
+    # checked between transfers: a 1 MiB transfer would take a minute and a half, 16 KiB takes one.
+    run = jiobench_on(tmp_path / "results", "-a", "all", *layout, "-b", "4MiB", "-t", "16KiB", "-D", "1",
+                      "--verify", "--calibrate-rate", f"{rate_mib}MiB", "-o", str(mount / "all.dat"))
+    assert run["environment"]["filesystem"]["type"] == "fuse.glusterfs"
+    data_phases = [p for p in run["phases"] if p["approach"] != "calibrate"]
+    assert {p["approach"] for p in data_phases} >= {"raw-bytes", "bulk-jni", "c-posix", "data-stream"}
+    assert all(p["verified"] is True for p in data_phases), data_phases
+    calibrate = [row for row in run["summary"] if row["approach"] == "calibrate"]
+    assert len(calibrate) == 2
+    for row in calibrate:
+        assert row["bw_mib_s"]["mean"] == pytest.approx(2 * rate_mib, rel=0.02), row
+    assert list(mount.glob("all.dat*")) == [], "the run removes the files it created"
+
+
+def test_stop_leaves_no_process_mount_or_volume_behind(volume):
+    directory, mount = volume
+    pids = [int(path.read_text()) for path in (directory / "pids").glob("*.pid")]
+    volume_dirs = list((directory / "state" / "vols").iterdir())
+    assert len(pids) == BRICKS + 2 and len(volume_dirs) == 1
+    stopped = volume_script("stop", str(directory))
+    assert stopped.returncode == 0, stopped.stderr
+    assert [pid for pid in pids if alive(pid)] == []
+    assert processes_naming(directory) == []
+    assert mounted_type(mount) is None
+    # glusterd's volume list is its working directory's vols/: the volume is deleted from it.
+    assert list((directory / "state" / "vols").iterdir()) == []
+    assert not (directory / "bricks").exists()
+    status = volume_script("status", str(directory))
+    assert status.returncode != 0 and status.stdout.startswith("not running")
+
+
+def test_a_start_that_fails_halfway_leaves_nothing_running():
+    directory = Path(tempfile.mkdtemp(prefix="jiobench-gluster-"))
+    try:
+        # glusterd is up and the volume created when gluster refuses a shard size above its 4TB.
+        failed = volume_script("start", str(directory), "--shard-size", "8192GB")
+        assert failed.returncode == 1
+        assert len(failed.stderr.strip().splitlines()) == 1 and "out of range" in failed.stderr, failed.stderr
+        assert processes_naming(directory) == []
+        assert mounted_type(directory / "mnt") is None
+    finally:
+        volume_script("stop", str(directory))
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.mark.parametrize("args", [
+    ["start"],
+    ["restart", "{dir}"],
+    ["start", "{dir}", "--bricks", "0"],
+    ["start", "{dir}", "--shard-size", "1MB"],
+    ["start", "{dir}", "--mount-options", "no-such-option=1"],
+    ["stop", "{dir}", "--bricks", "2"],
+    ["start", "{dir} with space"],
+])
+def test_a_usage_mistake_is_one_line_and_exit_2(tmp_path, args):
+    directory = tmp_path / "volume"
+    wrong = volume_script(*(arg.format(dir=directory) for arg in args))
+    assert wrong.returncode == 2
+    assert len(wrong.stderr.strip().splitlines()) == 1, wrong.stderr
+    assert not directory.exists(), "nothing is created before the arguments are understood"
