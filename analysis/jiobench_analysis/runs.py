@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Iterable, Optional
@@ -29,39 +30,96 @@ class _NotJSON(_NotARunFile):
     """Unreadable as JSON: perhaps a run file cut short, so a directory search says so."""
 
 
-def _missing(mapping: dict, keys: Iterable[str]) -> list[str]:
-    return [key for key in keys if key not in mapping]
+# What each key of a run file must hold (docs/run-file.md). A check is a function of the value that
+# returns what was expected when the value is wrong, else None; keys marked optional came later
+# than schema 1 or are informative only.
+def _number(low: float = 0.0, whole: bool = False):
+    def check(value):
+        kinds = (int,) if whole else (int, float)
+        if isinstance(value, bool) or not isinstance(value, kinds) or not math.isfinite(value) or value < low:
+            return f"{'a whole' if whole else 'a finite'} number of at least {low:g}"
+        return None
+    return check
 
 
-def _is_number(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+def _text(value):
+    return None if isinstance(value, str) and value else "a non-empty text"
 
 
-def _check_rows(path: Path, run: dict, name: str, keys: tuple, numbers: tuple) -> None:
-    """Every row of `run[name]` has `keys`, an op, and numbers where numbers belong."""
-    rows = run[name]
-    if not isinstance(rows, list):
-        raise ReportError(f"{path}: '{name}' is not a list")
-    for index, row in enumerate(rows):
-        where = f"{path}: {name}[{index}]"
-        if not isinstance(row, dict):
-            raise ReportError(f"{where} is not an object")
-        missing = _missing(row, keys)
-        if missing:
-            raise ReportError(f"{where} lacks {', '.join(missing)}")
-        if row["op"] not in ("write", "read"):
-            raise ReportError(f"{where} has op {row['op']!r} (expected write or read)")
-        if name == "summary":
-            stats = row["bw_mib_s"]
-            missing = _missing(stats, STATISTICS) if isinstance(stats, dict) else list(STATISTICS)
-            if missing:
-                raise ReportError(f"{where}.bw_mib_s lacks {', '.join(missing)}")
-            row_numbers = {**{k: row[k] for k in numbers}, **{f"bw_mib_s.{k}": stats[k] for k in STATISTICS}}
-        else:
-            row_numbers = {k: row[k] for k in numbers}
-        wrong = [k for k, v in row_numbers.items() if not _is_number(v)]
-        if wrong:
-            raise ReportError(f"{where} has {', '.join(wrong)} that {'is' if len(wrong) == 1 else 'are'} not a number")
+def _flag(value):
+    return None if isinstance(value, bool) else "true or false"
+
+
+def _optional(check):
+    return lambda value: None if value is None else check(value)
+
+
+def _one_of(*choices):
+    return lambda value: None if value in choices else " or ".join(map(repr, choices))
+
+
+def _list_of(check):
+    def checked(value):
+        if not isinstance(value, list):
+            return "a list"
+        return next((f"a list of {problem}" for problem in map(check, value) if problem), None)
+    return checked
+
+
+def _interval(value):
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != 2 or any(_number(-math.inf)(v) for v in value):
+        return "null or [low, high]"
+    return None
+
+
+WHOLE, RATE, SECONDS = _number(whole=True), _number(), _number()
+RUN_KEYS = {"schema": _text, "run_id": _text, "parameters": None, "environment": None, "phases": None,
+            "summary": None}
+PARAMETER_KEYS = {"approaches": _list_of(_text), "block_size": _number(1, True), "transfer_size": _number(1, True),
+                  "segments": _number(1, True), "repetitions": _number(1, True), "type": _text}
+ENVIRONMENT_KEYS = {"ranks": _number(1, True), "hosts": _list_of(_text), "launcher": _text}
+PHASE_KEYS = {"approach": _text, "op": _one_of("write", "read"), "rep": WHOLE, "ranks": _number(1, True),
+              "bytes": WHOLE, "seconds": SECONDS, "bw_mib_s": RATE, "stonewalled": _flag,
+              "verified": _optional(_flag)}
+LATER_PHASE_KEYS = {"fork": WHOLE, "warmup": _flag, "short": _flag, "first_done_s": SECONDS, "transfers": WHOLE}
+SUMMARY_KEYS = {"approach": _text, "op": _one_of("write", "read"), "ranks": _number(1, True),
+                "reps": _number(1, True), "bw_mib_s": None, "stonewalled": _flag, "verified": _optional(_flag)}
+LATER_SUMMARY_KEYS = {"forks": WHOLE, "short": _flag, "seconds_mean": SECONDS, "bytes_mean": RATE}
+STATISTICS = {"max": RATE, "min": RATE, "mean": RATE, "stddev": RATE}
+LATER_STATISTICS = {"median": RATE, "ci95": _interval}
+
+
+def _check(where: str, mapping, required: dict, later: Optional[dict] = None) -> None:
+    """Every required key present and right, every later key right where present."""
+    if not isinstance(mapping, dict):
+        raise ReportError(f"{where} is not an object")
+    missing = [key for key in required if key not in mapping]
+    if missing:
+        raise ReportError(f"{where} lacks {', '.join(missing)}")
+    for key, check in [*required.items(), *(later or {}).items()]:
+        if check is None or key not in mapping:
+            continue
+        problem = check(mapping[key])
+        if problem:
+            raise ReportError(f"{where}.{key} is {json.dumps(mapping[key])}, expected {problem}")
+
+
+def _check_run(path: Path, run: dict) -> None:
+    _check(str(path), run, RUN_KEYS, {"incomplete": _optional(lambda v: None if isinstance(v, dict) else "an object")})
+    _check(f"{path}: parameters", run["parameters"], PARAMETER_KEYS)
+    _check(f"{path}: environment", run["environment"], ENVIRONMENT_KEYS,
+           {"ranks_per_host": lambda v: None if isinstance(v, dict) and not any(_number(1, True)(c) for c in v.values())
+            else "an object of host: rank count"})
+    for name, required, later in (("phases", PHASE_KEYS, LATER_PHASE_KEYS), ("summary", SUMMARY_KEYS, LATER_SUMMARY_KEYS)):
+        rows = run[name]
+        if not isinstance(rows, list):
+            raise ReportError(f"{path}: '{name}' is not a list")
+        for index, row in enumerate(rows):
+            _check(f"{path}: {name}[{index}]", row, required, later)
+            if name == "summary":
+                _check(f"{path}: {name}[{index}].bw_mib_s", row["bw_mib_s"], STATISTICS, LATER_STATISTICS)
 
 
 def load_run(path: Path) -> dict:
@@ -82,14 +140,7 @@ def load_run(path: Path) -> dict:
     if schema not in READABLE_SCHEMAS:
         raise ReportError(f"{path}: unknown run file schema {schema!r} (this version reads "
                           f"{' and '.join(READABLE_SCHEMAS)})")
-    missing = _missing(run, RUN_KEYS)
-    if missing:
-        raise ReportError(f"{path}: run file lacks {', '.join(missing)}")
-    for name in ("parameters", "environment"):
-        if not isinstance(run[name], dict):
-            raise ReportError(f"{path}: '{name}' is not an object")
-    _check_rows(path, run, "phases", PHASE_KEYS, ("ranks", "rep", "bytes", "seconds", "bw_mib_s"))
-    _check_rows(path, run, "summary", SUMMARY_KEYS, ("ranks", "reps"))
+    _check_run(path, run)
     run["path"] = str(path)
     return run
 

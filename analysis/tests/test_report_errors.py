@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 from pathlib import Path
 
@@ -69,7 +70,83 @@ def case_rate_is_not_a_number(tmp_path):
     run = good_run(tmp_path)
     run["phases"][2]["bw_mib_s"] = "fast"
     return [write(tmp_path / "text.json", json.dumps(run)), "-o", str(tmp_path / "out")], \
-        "phases[2] has bw_mib_s that is not a number"
+        'phases[2].bw_mib_s is "fast", expected a finite number'
+
+
+def _broken(tmp_path, name: str, change) -> list[str]:
+    run = good_run(tmp_path)
+    change(run)
+    return [write(tmp_path / f"{name}.json", json.dumps(run)), "-o", str(tmp_path / "out")]
+
+
+def case_null_approach(tmp_path):
+    return _broken(tmp_path, "null", lambda run: run["phases"][0].update(approach=None)), \
+        "phases[0].approach is null, expected a non-empty text"
+
+
+def case_approach_given_as_a_list(tmp_path):
+    return _broken(tmp_path, "list", lambda run: run["summary"][1].update(approach=["raw-bytes"])), \
+        'summary[1].approach is ["raw-bytes"], expected a non-empty text'
+
+
+def case_infinite_rate(tmp_path):
+    return _broken(tmp_path, "inf", lambda run: run["phases"][1].update(bw_mib_s=math.inf)), \
+        "phases[1].bw_mib_s is Infinity, expected a finite number"
+
+
+def case_rate_that_is_no_number(tmp_path):
+    return _broken(tmp_path, "nan", lambda run: run["summary"][0]["bw_mib_s"].update(mean=math.nan)), \
+        "summary[0].bw_mib_s.mean is NaN, expected a finite number"
+
+
+def case_integer_run_id(tmp_path):
+    return _broken(tmp_path, "id", lambda run: run.update(run_id=20240101)), \
+        "run_id is 20240101, expected a non-empty text"
+
+
+def case_verified_as_text(tmp_path):
+    return _broken(tmp_path, "yes", lambda run: run["phases"][3].update(verified="yes")), \
+        'phases[3].verified is "yes", expected true or false'
+
+
+def case_hosts_as_text(tmp_path):
+    return _broken(tmp_path, "hosts", lambda run: run["environment"].update(hosts="vm")), \
+        'environment.hosts is "vm", expected a list'
+
+
+def case_negative_stddev(tmp_path):
+    return _broken(tmp_path, "stddev", lambda run: run["summary"][0]["bw_mib_s"].update(stddev=-1.5)), \
+        "summary[0].bw_mib_s.stddev is -1.5, expected a finite number of at least 0"
+
+
+def case_unknown_op(tmp_path):
+    return _broken(tmp_path, "op", lambda run: run["phases"][0].update(op="append")), \
+        'phases[0].op is "append", expected \'write\' or \'read\''
+
+
+def case_zero_ranks(tmp_path):
+    return _broken(tmp_path, "ranks", lambda run: run["summary"][0].update(ranks=0)), \
+        "summary[0].ranks is 0, expected a whole number of at least 1"
+
+
+def case_fractional_repetition(tmp_path):
+    return _broken(tmp_path, "rep", lambda run: run["phases"][0].update(rep=1.5)), \
+        "phases[0].rep is 1.5, expected a whole number"
+
+
+def case_interval_of_one_number(tmp_path):
+    return _broken(tmp_path, "ci", lambda run: run["summary"][0]["bw_mib_s"].update(ci95=[1.0])), \
+        "summary[0].bw_mib_s.ci95 is [1.0], expected null or [low, high]"
+
+
+def case_parameters_as_a_list(tmp_path):
+    return _broken(tmp_path, "params", lambda run: run.update(parameters=[1, 2])), \
+        "parameters is not an object"
+
+
+def case_block_size_as_text(tmp_path):
+    return _broken(tmp_path, "block", lambda run: run["parameters"].update(block_size="64MiB")), \
+        'parameters.block_size is "64MiB", expected a whole number of at least 1'
 
 
 def case_empty_directory(tmp_path):
@@ -127,7 +204,9 @@ CASES = [case for name, case in sorted(globals().items()) if name.startswith("ca
 @pytest.mark.parametrize("case", CASES, ids=[case.__name__[5:] for case in CASES])
 def test_a_mistake_gives_one_line_and_exit_code_2(case, tmp_path):
     argv, words = case(tmp_path)
+    before = sorted(tmp_path.rglob("*"))
     done = run_report(argv)
+    assert sorted(tmp_path.rglob("*")) == before, "a refused report writes nothing"
     assert done.code == 2
     lines = done.stderr.splitlines()
     assert len(lines) == 1, done.stderr
