@@ -30,13 +30,16 @@ final class Benchmark {
     private final long[] readFirstElements;
     /** Bytes of the rank's whole plan: every transfer of every segment. */
     private final long planBytes;
+    /** Bytes all ranks' writes need on the file system. */
+    private final long extentWritten;
     private final PhaseTimer timer;
     private String firstFailure;
 
-    Benchmark(RunSettings requested, World world) {
+    Benchmark(RunSettings requested, World world) throws UsageError {
         this.settings = world.launched() ? requested : requested.withoutForks();
         this.world = world;
         this.task = world.task().resolvedFor(settings);
+        MemoryNeeds.check(settings, task.approaches(settings), Runtime.getRuntime().maxMemory());
         this.targets = new Targets(settings, world.rank());
         BlockPlan writePlan = new BlockPlan(world.rank(), world.size(), settings.blockSize(), settings.transferSize(),
                 settings.segments(), settings.filePerProcess(), settings.order(), settings.seed());
@@ -48,13 +51,27 @@ final class Benchmark {
         this.readOffsets = readPlan.fileOffsets();
         this.readFirstElements = readPlan.firstElements(settings.type());
         this.planBytes = (long) writePlan.transferCount() * settings.transferSize();
+        this.extentWritten = writePlan.fileExtent() * (settings.filePerProcess() ? world.size() : 1);
         this.timer = new PhaseTimer(settings, world);
     }
 
     /** @return the exit code: 0, 1 when verification failed, 2 when the run could not start */
     int run() throws UsageError, IOException {
-        List<Path> created = task.first() ? targets.prepare(readPlan.rank(), readPlan.fileExtent()) : List.of();
-        if (!world.ready(settings.describe(), Environment.describe(settings.file()), created)) return 2;
+        List<Path> created = task.first()
+                ? targets.prepare(readPlan.rank(), readPlan.fileExtent(), extentWritten)
+                : List.of();
+        try {
+            return run(created);
+        } finally {
+            if (!world.launched()) targets.remove(created);
+        }
+    }
+
+    private int run(List<Path> created) throws IOException {
+        Map<String, Object> environment = Environment.describe(settings.file());
+        environment.put("plan_memory_bytes", MemoryNeeds.bytes(settings, task.approaches(settings)));
+        if (!world.ready(settings.describe(), environment, created)) return 2;
+        targets.remember(readPlan.rank());
         Map<Approach, TransferBuffer> buffers = new LinkedHashMap<>();
         for (Approach approach : task.approaches(settings)) {
             buffers.put(approach, new TransferBuffer(approach.dataForm(), settings.type(),
@@ -73,7 +90,6 @@ final class Benchmark {
                 if (settings.read()) read(entry.getKey(), rep, warmup, entry.getValue(), readable);
             }
         }
-        if (!world.launched()) targets.remove(created);
         world.finish(firstFailure == null ? 0 : 1, firstFailure);
         return firstFailure == null ? 0 : 1;
     }
@@ -84,7 +100,7 @@ final class Benchmark {
         Phase phase = new Phase(approach, IoMode.WRITE, task.fork(), rep, warmup, file, writeOffsets,
                 writeFirstElements, planBytes);
         RankRecord record = timed(phase, buffer);
-        if (settings.verify() && approach.dataForm() != DataForm.NONE) {
+        if (settings.verify() && approach.dataForm() != DataForm.NONE && record.bytes() > 0) {
             long wrong = FileCheck.firstWrongByte(file, writeOffsets, writeFirstElements, record.bytes(),
                     settings.type(), (int) settings.transferSize(), settings.seed());
             String error = wrong < 0 ? null : Verification.describe(file, wrong);
@@ -102,11 +118,14 @@ final class Benchmark {
     }
 
     private RankRecord timed(Phase phase, TransferBuffer buffer) throws IOException {
-        world.barrier();
+        targets.checkUnchanged(phase.label());
+        world.barrier(phase.label());
         try {
             return timer.run(phase, buffer);
         } catch (IOException e) {
-            throw new IOException(phase.label() + " on " + phase.file() + ": " + e, e);
+            String cause = e.getClass() == IOException.class ? e.getMessage() : e.getClass().getSimpleName() + ": "
+                    + e.getMessage();
+            throw new IOException(phase.label() + " on " + phase.file() + ": " + cause, e);
         }
     }
 

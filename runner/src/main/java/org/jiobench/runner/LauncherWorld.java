@@ -80,8 +80,8 @@ final class LauncherWorld implements World {
     }
 
     @Override
-    public void barrier() throws IOException {
-        send(message("barrier"));
+    public void barrier(String phase) throws IOException {
+        send(message("barrier", "phase", phase));
         String reply = reply();
         if (!reply.equals("go")) throw new IOException("launcher answered '" + reply + "' to a barrier");
     }
@@ -89,7 +89,12 @@ final class LauncherWorld implements World {
     @Override
     public long wearOut(long bytes) throws IOException {
         send(message("wear-out", "bytes", bytes));
-        return Long.parseLong(reply());
+        String reply = reply();
+        try {
+            return Long.parseLong(reply);
+        } catch (NumberFormatException e) {
+            throw new IOException("launcher answered '" + reply + "' to a wear-out");
+        }
     }
 
     @Override
@@ -130,9 +135,11 @@ final class LauncherWorld implements World {
         messages.flush();
     }
 
+    /** The launcher's answer; "stop" ends the run wherever it comes. */
     private String reply() throws IOException {
         String line = replies.readLine();
         if (line == null) throw new EOFException("the launcher closed the control pipe");
+        if (line.trim().equals("stop")) throw new RunStopped("the launcher ended the run");
         return line.trim();
     }
 }

@@ -4,14 +4,15 @@ import java.io.IOException;
 import picocli.CommandLine;
 
 /**
- * Entry point of the per-rank JVM. Exit codes: 0 done, 1 the run failed (I/O error, wrong data),
- * 2 a user mistake found before any phase ran.
+ * Entry point of the per-rank JVM. Exit codes: 0 done, 1 the run failed (I/O error, wrong data,
+ * a bug), 2 a user mistake found before any phase ran, 128 + the signal when a signal stopped it.
  */
 public final class Main {
     private Main() {
     }
 
     public static void main(String[] args) {
+        StopRequest.install();
         System.exit(run(args));
     }
 
@@ -39,9 +40,26 @@ public final class Main {
                 world.reject(problem.getMessage());
                 return 2;
             }
-            world.fail("rank " + world.rank() + ": " + problem.getMessage());
+            if (problem instanceof RunStopped) return stoppedExitCode();
+            if (problem instanceof IOException) {
+                world.fail(problem.getMessage());
+            } else {
+                // Neither a user mistake nor an I/O error: a bug, whose trace whoever fixes it needs.
+                problem.printStackTrace();
+                world.fail("internal error: " + problem + " (stack trace on stderr)");
+            }
             return 1;
         });
         return cli.execute(args);
+    }
+
+    private static int stoppedExitCode() {
+        String signal = StopRequest.signal();
+        if (signal == null) return 1;
+        return 128 + switch (signal) {
+            case "SIGHUP" -> 1;
+            case "SIGINT" -> 2;
+            default -> 15;
+        };
     }
 }

@@ -103,7 +103,7 @@ final class PhaseTimer {
 
         @Override
         public boolean reached() {
-            return deadlineActive && clock.nanos() >= deadlineNanos;
+            return deadlineActive && clock.nanos() >= deadlineNanos || StopRequest.requested();
         }
 
         @Override
@@ -132,8 +132,9 @@ final class PhaseTimer {
             clock.resume();
         }
 
+        /** Nothing moved is nothing verified. */
         Boolean verified() {
-            return checks ? error == null : null;
+            return checks && position > 0 ? error == null : null;
         }
     }
 }

@@ -23,12 +23,15 @@ import picocli.CommandLine.Spec;
             + "per phase.",
         footerHeading = "%nApproaches:%n")
 final class RunCommand implements Callable<Integer> {
+    /** Below this a deadline ends phases before they move anything worth timing. */
+    static final double SHORTEST_DEADLINE_S = 0.01;
+
     @Spec
     CommandSpec spec;
 
     private final World world;
 
-    @Option(names = {"-a", "--approach"}, split = ",", paramLabel = "ID", defaultValue = "paper",
+    @Option(names = {"-a", "--approach"}, paramLabel = "ID[,ID...]", defaultValue = "paper",
             description = "Approach ids, or the groups 'paper' and 'all' (comma-separated or repeated; default: ${DEFAULT-VALUE}).")
     List<String> approaches;
 
@@ -49,7 +52,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = {"-o", "--file"}, defaultValue = "jiobench.dat", paramLabel = "FILE",
             description = "The test file (default: ${DEFAULT-VALUE}).")
-    Path file;
+    String file;
 
     @Option(names = {"-w", "--write"}, description = "Write phases (with -r: both; with neither: both).")
     boolean write;
@@ -127,7 +130,12 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        return new Benchmark(validated(), world).run();
+        try {
+            return new Benchmark(validated(), world).run();
+        } catch (OutOfMemoryError e) {
+            throw new java.io.IOException("out of memory (this JVM may use " + Sizes.describe(Runtime.getRuntime()
+                    .maxMemory()) + "; more with --jvm-args=-Xmx...): " + e.getMessage(), e);
+        }
     }
 
     /** Turns the options into settings, or names the first thing wrong with them. */
@@ -135,8 +143,11 @@ final class RunCommand implements Callable<Integer> {
         List<Approach> chosen;
         ElementType elementType;
         TransferOrder transferOrder;
+        List<String> names = approaches.stream().flatMap(value -> List.of(value.split(",", -1)).stream()).toList();
+        require(!names.contains(""), "-a " + String.join(",", approaches)
+                + " names an empty approach: give ids separated by single commas");
         try {
-            chosen = Approaches.resolve(approaches);
+            chosen = Approaches.resolve(names);
             elementType = ElementType.fromId(type);
             transferOrder = TransferOrder.valueOf(order.toUpperCase(java.util.Locale.ROOT));
         } catch (IllegalArgumentException e) {
@@ -155,15 +166,31 @@ final class RunCommand implements Callable<Integer> {
         require(warmup >= 0, "--warmup must be 0 or more");
         require(forks >= 0, "--forks must be 0 or more");
         require(!wearOut || deadline > 0, "--wear-out needs a deadline (-D SECONDS)");
-        require(deadline >= 0 && !Double.isNaN(deadline) && !Double.isInfinite(deadline),
-                "the deadline must be zero (none) or a positive number of seconds");
+        require(deadline == 0 || deadline >= SHORTEST_DEADLINE_S && !Double.isInfinite(deadline),
+                "-D " + deadline + ": the deadline must be 0 (none) or at least " + SHORTEST_DEADLINE_S + " seconds");
+        require(!reorder || world.size() > 1, "-C reads another rank's block: it needs at least 2 ranks");
+        Path target = checkedFile();
         require((long) segments * (blockSize / transferSize) <= Integer.MAX_VALUE,
                 "too many transfers per rank: raise the transfer size");
         boolean neither = !write && !read;
-        return new RunSettings(chosen, blockSize, transferSize, segments, filePerProcess, file,
+        return new RunSettings(chosen, blockSize, transferSize, segments, filePerProcess, target,
                 write || neither, read || neither, repetitions, warmup, forks, fsync, dropCache, deadline, wearOut,
                 reorder, elementType, (int) bufferSize, transferOrder, verify, seed, keep, overwrite, results,
                 calibrateRate);
+    }
+
+    /** The file as a path, refusing names that cannot be one (empty, a directory by its trailing slash). */
+    private Path checkedFile() {
+        require(!file.isEmpty(), "-o: the file name is empty");
+        require(!file.endsWith("/"), "-o " + file + " ends with '/': name a file, not a directory");
+        Path path;
+        try {
+            path = Path.of(file);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new ParameterException(spec.commandLine(), "-o " + file + ": not a path (" + e.getReason() + ")");
+        }
+        require(path.getFileName() != null, "-o " + file + ": name a file, not a directory");
+        return path;
     }
 
     private void require(boolean condition, String message) {

@@ -48,6 +48,18 @@ final class Sizes implements CommandLine.ITypeConverter<Long> {
         return value << shift;
     }
 
+    /** A size to read, not to parse back: 42991616 → 41.0 MiB. */
+    static String describe(long bytes) {
+        String[] units = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+        double value = bytes;
+        int unit = 0;
+        while (unit < units.length - 1 && value >= 1024) {
+            value /= 1024;
+            unit++;
+        }
+        return unit == 0 ? bytes + " bytes" : String.format(java.util.Locale.ROOT, "%.1f %s", value, units[unit]);
+    }
+
     /** The shortest exact binary form: 1048576 → 1MiB. */
     static String format(long bytes) {
         String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};

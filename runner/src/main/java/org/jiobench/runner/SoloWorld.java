@@ -34,16 +34,24 @@ final class SoloWorld implements World {
         return true;
     }
 
-    @Override public void barrier() { }
+    @Override public void barrier(String phase) {
+        stopIfRequested();
+    }
 
     @Override public long wearOut(long bytes) {
         return bytes;
     }
 
+    /** A phase the stop cut short is not a completed one: it is not printed. */
     @Override public long[] endPhase(RankRecord record) {
+        stopIfRequested();
         out.println(Json.line(record));
         out.flush();
         return new long[] {record.bytes()};
+    }
+
+    private static void stopIfRequested() {
+        if (StopRequest.requested()) throw new RunStopped(StopRequest.signal());
     }
 
     @Override public void reject(String message) {

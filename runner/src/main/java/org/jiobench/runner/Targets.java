@@ -5,19 +5,27 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 
 /**
  * The file or files a rank touches, and the rules that protect the user's files: a write never
  * lands in an existing file without --overwrite, a read-only run needs a file large enough for its
  * plan, and the run removes only what it created (unless --keep). A run creates its files
- * exclusively (O_EXCL) before any rank writes, so of two runs started on one file only one gets it.
+ * exclusively (O_EXCL) before any rank writes, so of two runs started on one file only one gets
+ * it, and a file removed or replaced while the run goes on is found before the next phase.
  */
 final class Targets {
     private final RunSettings settings;
     private final int rank;
+    /** What each file this rank touches was when the run started (device and inode). */
+    private final Map<Path, Object> identities = new LinkedHashMap<>();
 
     Targets(RunSettings settings, int rank) {
         this.settings = settings;
@@ -34,22 +42,56 @@ final class Targets {
         return fileOf(rank);
     }
 
+    private boolean ownsFile() {
+        return settings.filePerProcess() || rank == 0;
+    }
+
     /**
      * Checks what this rank will touch before any rank touches anything, and creates the file this
      * rank owns (the shared file is rank 0's, each file of -F its rank's).
      *
+     * @param extentRead bytes the read plan needs in the file it reads
+     * @param extentWritten bytes all ranks' writes need on the file system
      * @return the files this rank created
      */
-    List<Path> prepare(int readsRank, long extentRead) throws UsageError {
+    List<Path> prepare(int readsRank, long extentRead, long extentWritten) throws UsageError {
+        if (rank == 0) checkResultsDirectory(settings.results());
         if (!settings.touchesFiles()) return List.of();
         if (!settings.write()) {
             checkReadable(fileOf(readsRank), extentRead);
             return List.of();
         }
         Path file = ownFile();
-        checkWritable(file);
-        boolean owner = settings.filePerProcess() || rank == 0;
-        return owner && !Files.exists(file) ? create(file) : List.of();
+        checkWritable(file, extentWritten);
+        return ownsFile() && !Files.exists(file, LinkOption.NOFOLLOW_LINKS) ? create(file) : List.of();
+    }
+
+    /** Notes what the files are now, for {@link #checkUnchanged}; a later fork calls this at its start. */
+    void remember(int readsRank) throws IOException {
+        for (Path file : settings.write() ? List.of(ownFile(), fileOf(readsRank)) : List.of(fileOf(readsRank))) {
+            if (!settings.touchesFiles() || identities.containsKey(file)) continue;
+            Object key = identity(file);
+            if (key == null) throw new IOException(file + " was removed while the run went on");
+            identities.put(file, key);
+        }
+    }
+
+    /** Before each phase: the files are still the ones the run started with. */
+    void checkUnchanged(String phase) throws IOException {
+        for (Map.Entry<Path, Object> entry : identities.entrySet()) {
+            if (!Objects.equals(identity(entry.getKey()), entry.getValue())) {
+                throw new IOException(entry.getKey() + " was removed or replaced while the run went on (found before "
+                        + phase + ")");
+            }
+        }
+    }
+
+    private static Object identity(Path file) {
+        try {
+            return Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+        } catch (IOException gone) {
+            return null;
+        }
     }
 
     private List<Path> create(Path file) throws UsageError {
@@ -57,13 +99,14 @@ final class Targets {
             Files.createFile(file);
             return List.of(file);
         } catch (FileAlreadyExistsException raced) {
-            throw new UsageError(file + " was created by someone else just now; pass --overwrite to write over it");
+            throw new UsageError(file + " was created by someone else just now (another run?); pass --overwrite to "
+                    + "write over it");
         } catch (IOException e) {
             throw new UsageError("cannot create " + file + " (" + reason(e) + ")");
         }
     }
 
-    private void checkWritable(Path file) throws UsageError {
+    private void checkWritable(Path file, long extentWritten) throws UsageError {
         Path directory = file.toAbsolutePath().getParent();
         if (!Files.isDirectory(directory)) throw new UsageError("directory " + directory + " does not exist");
         try {
@@ -71,28 +114,87 @@ final class Targets {
         } catch (IOException e) {
             throw new UsageError("cannot write in directory " + directory + " (" + reason(e) + ")");
         }
-        if (Files.exists(file) && (settings.filePerProcess() || rank == 0)) {
-            if (!Files.isRegularFile(file)) throw new UsageError(file + " is not a regular file");
+        if (!ownsFile()) return;  // rank 0 alone decides about the shared file, which it may be creating right now
+        long existing = 0;
+        if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+            describeUnusable(file);
             if (!settings.overwrite()) {
                 throw new UsageError(file + " exists; pass --overwrite to write over it"
                         + " (a run never removes a file it did not create)");
             }
+            existing = size(file);
+        }
+        if (rank == 0) checkSpace(directory, extentWritten - existing);
+    }
+
+    /** Refuses a plan the file system cannot hold, instead of failing in the middle with a half-written file. */
+    private static void checkSpace(Path directory, long needed) throws UsageError {
+        try {
+            long usable = Files.getFileStore(directory).getUsableSpace();
+            if (needed > usable) {
+                throw new UsageError("the plan writes " + Sizes.format(needed) + " but " + directory + " has "
+                        + Sizes.describe(usable) + " free: lower -b, -s or the rank count");
+            }
+        } catch (IOException unknown) {
+            // A file system that does not say how much is free: the run will tell.
         }
     }
 
     private void checkReadable(Path file, long extent) throws UsageError {
-        if (!Files.isRegularFile(file)) {
+        if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
             throw new UsageError(file + " does not exist: nothing to read (add -w to write it first)");
         }
-        if (!Files.isReadable(file)) throw new UsageError("cannot read " + file);
+        describeUnusable(file);
+        if (!Files.isReadable(file)) throw new UsageError("cannot read " + file + " (permission denied)");
+        long size = size(file);
+        if (size < extent) {
+            throw new UsageError(file + " holds " + size + " bytes but the plan reads " + extent
+                    + " (check -b, -s, -F and the rank count)");
+        }
+    }
+
+    /** Names what an existing path is when it is not a file a run can use. */
+    private static void describeUnusable(Path file) throws UsageError {
+        if (Files.isSymbolicLink(file) && !Files.exists(file)) {
+            throw new UsageError(file + " is a symbolic link to " + linkTarget(file) + ", which does not exist");
+        }
+        if (Files.isDirectory(file)) throw new UsageError(file + " is a directory: name a file (-o DIR/FILE)");
+        if (!Files.isRegularFile(file)) {
+            throw new UsageError(file + " is not a regular file (a device, FIFO or socket): name a file");
+        }
+    }
+
+    private static String linkTarget(Path link) {
         try {
-            long size = Files.size(file);
-            if (size < extent) {
-                throw new UsageError(file + " holds " + size + " bytes but the plan reads " + extent
-                        + " (check -b, -s, -F and the rank count)");
-            }
+            return Files.readSymbolicLink(link).toString();
+        } catch (IOException e) {
+            return "an unreadable target";
+        }
+    }
+
+    private static long size(Path file) throws UsageError {
+        try {
+            return Files.size(file);
         } catch (IOException e) {
             throw new UsageError("cannot read " + file + " (" + reason(e) + ")");
+        }
+    }
+
+    /**
+     * Rank 0's launcher writes the run file there at the end: a place it cannot write is found now.
+     * It is created then, not now, so a run refused later leaves nothing behind.
+     */
+    private static void checkResultsDirectory(Path results) throws UsageError {
+        Path existing = results.toAbsolutePath();
+        while (!Files.exists(existing)) existing = existing.getParent();
+        if (!Files.isDirectory(existing)) {
+            throw new UsageError("--results " + results + (existing.equals(results.toAbsolutePath())
+                    ? " is not a directory" : ": " + existing + " is not a directory"));
+        }
+        try {
+            Files.delete(Files.createTempFile(existing, ".jiobench-probe-", ""));
+        } catch (IOException e) {
+            throw new UsageError("--results " + results + ": cannot write there (" + reason(e) + ")");
         }
     }
 

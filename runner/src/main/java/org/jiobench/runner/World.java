@@ -35,13 +35,18 @@ interface World {
     boolean ready(Map<String, Object> parameters, Map<String, Object> environment, List<Path> created)
             throws IOException;
 
-    /** Waits for all ranks; a phase's clock starts when this returns. */
-    void barrier() throws IOException;
+    /**
+     * Waits for all ranks before the phase of that label; the phase's clock starts when this returns.
+     *
+     * @throws RunStopped when the run ends here (a stop was asked for, or another rank failed)
+     */
+    void barrier(String phase) throws IOException;
 
     /**
      * At the deadline of a phase run with wear-out: hands in the bytes this rank moved until then.
      *
      * @return the most bytes any rank moved, which every rank then goes on to
+     * @throws RunStopped when the run ends here
      */
     long wearOut(long bytes) throws IOException;
 
@@ -49,6 +54,7 @@ interface World {
      * Hands in this rank's record of a phase and waits for all ranks to do the same.
      *
      * @return the bytes each rank moved, by rank (after a stonewalled write, what each block holds)
+     * @throws RunStopped when the run ends here: the phase then counts as not completed
      */
     long[] endPhase(RankRecord record) throws IOException;
 

@@ -24,4 +24,12 @@ public interface Approach {
      * @param buffer the rank's array, which the runner fills before each write and checks after each read
      */
     TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) throws IOException;
+
+    /**
+     * Heap an open phase allocates beyond the rank's array (its own buffers and copies), so the
+     * runner can refuse a plan that cannot fit before any rank starts.
+     */
+    default long extraHeapBytes(int transferSize, ApproachSettings settings) {
+        return 0;
+    }
 }

@@ -26,6 +26,10 @@ public final class BufferedDataStream implements Approach {
 
     @Override public DataForm dataForm() { return DataForm.TYPED; }
 
+    @Override public long extraHeapBytes(int transferSize, ApproachSettings settings) {
+        return settings.bufferSize();
+    }
+
     @Override
     public TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) throws IOException {
         return mode == IoMode.WRITE

@@ -20,6 +20,11 @@ public final class ByteArrayStream implements Approach {
 
     @Override public DataForm dataForm() { return DataForm.TYPED; }
 
+    /** The stream's own array and the copy toByteArray makes of it. */
+    @Override public long extraHeapBytes(int transferSize, ApproachSettings settings) {
+        return 2L * transferSize;
+    }
+
     @Override
     public TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) throws IOException {
         ElementArray elements = buffer.elements();

@@ -13,6 +13,11 @@ public final class EncodeDecode implements Approach {
 
     @Override public DataForm dataForm() { return DataForm.TYPED; }
 
+    /** The byte[] the conversion fills. */
+    @Override public long extraHeapBytes(int transferSize, ApproachSettings settings) {
+        return transferSize;
+    }
+
     @Override
     public TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) throws IOException {
         ElementArray elements = buffer.elements();

@@ -11,6 +11,7 @@ import org.jiobench.bulk.AlignedBuffers;
 public final class TransferBuffer {
     private final DataForm form;
     private final ElementType type;
+    private final int size;
     private final long seed;
     private final ElementArray elements;
     private final byte[] bytes;
@@ -25,8 +26,10 @@ public final class TransferBuffer {
         }
         this.form = form;
         this.type = type;
+        this.size = transferSize;
         this.seed = seed;
-        this.elements = type.newArray(transferSize / type.bytes());
+        // Calibration moves no data: it gets no array to fill.
+        this.elements = type.newArray(form == DataForm.NONE ? 0 : transferSize / type.bytes());
         this.bytes = form == DataForm.BYTES ? new byte[transferSize] : null;
         this.direct = form == DataForm.DIRECT ? AlignedBuffers.pageAligned(transferSize) : null;
         this.expectedBytes = form == DataForm.BYTES || form == DataForm.DIRECT ? new byte[transferSize] : null;
@@ -37,8 +40,21 @@ public final class TransferBuffer {
         return form;
     }
 
+    /**
+     * Bytes a buffer of this form holds, on the heap and in native memory together: the typed
+     * array, the byte image or native buffer of its form, and what verification compares with.
+     */
+    public static long footprint(DataForm form, int transferSize) {
+        return switch (form) {
+            case NONE -> 0;
+            case TYPED -> transferSize;
+            case BYTES -> 3L * transferSize;
+            case DIRECT -> 4L * transferSize;
+        };
+    }
+
     public int size() {
-        return elements.length() * type.bytes();
+        return size;
     }
 
     /** Bytes of one element: every partial transfer ends on a multiple of it. */

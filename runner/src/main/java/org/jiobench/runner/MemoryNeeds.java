@@ -1,0 +1,54 @@
+package org.jiobench.runner;
+
+import java.util.List;
+import org.jiobench.workloads.Approach;
+import org.jiobench.workloads.TransferBuffer;
+
+/**
+ * What one JVM of a rank holds for its plan: the offsets of every transfer, the arrays of the
+ * approaches it runs (all of them at once without forks), their own buffers, and verification's
+ * copies. Checked against the JVM's heap before anything is allocated, so a plan that cannot fit
+ * is one line, not an OutOfMemoryError in the middle of a run.
+ */
+final class MemoryNeeds {
+    /** Headroom for the collector, which needs free regions to place large arrays. */
+    private static final double USABLE_SHARE_OF_HEAP = 0.75;
+
+    private MemoryNeeds() {
+    }
+
+    static long bytes(RunSettings settings, List<Approach> approaches) {
+        long transfers = settings.segments() * (settings.blockSize() / settings.transferSize());
+        // Offsets and first elements of the write and the read plan, and the order they are built from.
+        long plans = transfers * (4L * Long.BYTES + Integer.BYTES);
+        int transferSize = (int) settings.transferSize();
+        long buffers = 0;
+        for (Approach approach : approaches) {
+            buffers += TransferBuffer.footprint(approach.dataForm(), transferSize)
+                    + approach.extraHeapBytes(transferSize, settings.approachSettings());
+        }
+        long verification = settings.verify() ? 2L * transferSize : 0;
+        return plans + buffers + verification;
+    }
+
+    static void check(RunSettings settings, List<Approach> approaches, long maxHeap) throws UsageError {
+        long needed = bytes(settings, approaches);
+        if (needed <= maxHeap * USABLE_SHARE_OF_HEAP) return;
+        long suggested = (long) Math.ceil(needed / USABLE_SHARE_OF_HEAP);
+        throw new UsageError("the plan needs about " + Sizes.describe(needed) + " of memory per rank (arrays of -t "
+                + Sizes.format(settings.transferSize()) + ", offsets of " + transfersText(settings)
+                + "), more than this JVM may use (" + Sizes.describe(maxHeap) + "): pass --jvm-args=-Xmx"
+                + heapOption(suggested) + " or lower -t, -b or -s");
+    }
+
+    private static String transfersText(RunSettings settings) {
+        long transfers = settings.segments() * (settings.blockSize() / settings.transferSize());
+        return transfers + " transfer" + (transfers == 1 ? "" : "s");
+    }
+
+    /** -Xmx's own notation, rounded up to whole GiB (or MiB under one). */
+    private static String heapOption(long bytes) {
+        long mib = (bytes + (1 << 20) - 1) >> 20;
+        return mib < 1024 ? mib + "m" : (mib + 1023) / 1024 + "g";
+    }
+}
