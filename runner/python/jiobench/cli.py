@@ -1,9 +1,10 @@
 """`jiobench`: the user's verbs.
 
-  jiobench run [-n RANKS] [--launcher mpirun|srun] [--jvm-args ARGS] -- RUNNER-OPTIONS
+  jiobench run [-n RANKS] [--launcher mpirun|mpiexec|srun] [--jvm-args ARGS] -- RUNNER-OPTIONS
   jiobench report RESULTS... -o DIR        (and: jiobench report --compare A B)
 
-`run` starts one launcher per MPI rank (python -m jiobench.launch), each of which starts one JVM.
+`run` starts one launcher per MPI rank (python -m jiobench.launch), each of which starts one JVM
+per fork of each approach.
 """
 from __future__ import annotations
 
@@ -11,47 +12,40 @@ import argparse
 import os
 import re
 import shlex
+import shutil
+import signal
 import subprocess
 import sys
+import tempfile
+import threading
+import time
 from pathlib import Path
 from typing import Optional
+
+from . import mpi
 
 HOME = Path(os.environ.get("JIOBENCH_HOME", Path(__file__).resolve().parents[3]))
 JAR = Path(os.environ.get("JIOBENCH_JAR", HOME / "runner" / "target" / "jiobench-runner.jar"))
 HELP_FLAGS = {"-h", "--help", "-V", "--version"}
 RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+# Options whose value is itself a list of options ('-Xmx4g ...'): argparse would take it for one.
+OPTIONS_WITH_OPTION_VALUES = ("--jvm-args", "--launcher-args")
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+# After a stop was passed on: how long the ranks get before the launcher is told to end them,
+# and then before everything of the run still alive is killed.
+STOP_SECONDS, KILL_SECONDS = 10.0, 15.0
+# Where the ranks on this host read which signal `jiobench run` got: they hear it as SIGUSR1,
+# the one signal every MPI launcher passes on and leaves the job alive for.
+STOP_NOTE_VARIABLE = "JIOBENCH_STOP_NOTE"
+
+
+class UserError(Exception):
+    """A mistake in the command: one line, exit code 2."""
 
 
 def error(message: str, code: int = 2) -> int:
     print(f"jiobench: error: {message}", file=sys.stderr)
     return code
-
-
-def available_slots() -> int:
-    """Slots mpirun grants without --oversubscribe: the allocation under Slurm, else the cores."""
-    for variable in ("SLURM_NTASKS", "SLURM_NPROCS"):
-        if os.environ.get(variable, "").isdigit():
-            return int(os.environ[variable])
-    return os.cpu_count() or 1
-
-
-def launch_command(options, runner_args: list[str]) -> list[str]:
-    """The mpirun or srun line that starts one launcher per rank."""
-    rank_program = [sys.executable, "-m", "jiobench.launch", f"--java={options.java}", f"--jar={JAR}",
-                    f"--jvm-args={options.jvm_args}", f"--launcher={options.launcher}",
-                    *([f"--run-id={options.run_id}"] if options.run_id else []),
-                    f"--command-line={shlex.join(['jiobench', 'run', *options.original])}", "--", *runner_args]
-    if options.launcher == "srun":
-        return ["srun", "--mpi=pmix", "-n", str(options.ranks), *shlex.split(options.launcher_args), *rank_program]
-    # -q: the launchers say what went wrong in one line; mpirun's banners would repeat it.
-    mpirun = ["mpirun", "-q", "-np", str(options.ranks)]
-    if os.geteuid() == 0:
-        mpirun.append("--allow-run-as-root")
-    if options.ranks > available_slots():
-        mpirun.append("--oversubscribe")
-    # A JVM runs many threads (JIT, GC): pinning each rank to one core would starve them.
-    mpirun += ["--bind-to", "none", *shlex.split(options.launcher_args)]
-    return mpirun + rank_program
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -62,7 +56,167 @@ class OneLineParser(argparse.ArgumentParser):
         sys.exit(2)
 
 
+def joined_option_values(argv: list[str]) -> list[str]:
+    """`--jvm-args -Xmx4g` as `--jvm-args=-Xmx4g`, the form argparse reads."""
+    out, index = [], 0
+    while index < len(argv):
+        if argv[index] in OPTIONS_WITH_OPTION_VALUES and index + 1 < len(argv):
+            out.append(f"{argv[index]}={argv[index + 1]}")
+            index += 2
+        else:
+            out.append(argv[index])
+            index += 1
+    return out
+
+
+def split_words(option: str, value: str) -> list[str]:
+    try:
+        return shlex.split(value)
+    except ValueError as problem:
+        raise UserError(f"{option} {value!r}: {problem}") from None
+
+
+def check_utf8(runner_args: list[str]) -> None:
+    """A path with bytes that are not UTF-8 reaches the JVM under another name."""
+    for index, arg in enumerate(runner_args):
+        if any("\udc80" <= ch <= "\udcff" for ch in arg):
+            option = runner_args[index - 1] if index and runner_args[index - 1].startswith("-") else arg
+            shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+            raise UserError(f"{option}: {shown!r} holds bytes that are not UTF-8, which the JVM cannot name "
+                            "faithfully: rename the file or directory")
+
+
+def check_rank_count(ranks: int) -> None:
+    """Ranks that cannot all start on this node are refused before any is spawned."""
+    if "SLURM_JOB_ID" in os.environ:
+        return  # Slurm sized the allocation; the ranks check their hosts' memory themselves.
+    try:
+        available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError):
+        return
+    needed = ranks * mpi.RANK_OVERHEAD_BYTES
+    if needed > available:
+        raise UserError(f"-n {ranks}: every rank is a launcher and a JVM of about "
+                        f"{mpi.RANK_OVERHEAD_BYTES >> 20} MiB, {needed / 2 ** 30:.1f} GiB in all, and this node has "
+                        f"{available / 2 ** 30:.1f} GiB free: use at most {available // mpi.RANK_OVERHEAD_BYTES} "
+                        "ranks here, or several nodes")
+
+
+def rank_program(options, runner_args: list[str]) -> list[str]:
+    return [sys.executable, "-m", "jiobench.launch", f"--java={options.java}", f"--jar={JAR}",
+            f"--jvm-args={options.jvm_args}", f"--launcher={options.launcher}", f"--ranks={options.ranks}",
+            *([f"--run-id={options.run_id}"] if options.run_id else []),
+            f"--command-line={shlex.join(['jiobench', 'run', *options.original])}", "--", *runner_args]
+
+
+def launch_command(options, runner_args: list[str]) -> list[str]:
+    """The mpirun, mpiexec or srun line that starts one launcher per rank."""
+    extra = split_words("--launcher-args", options.launcher_args)
+    if options.launcher == "srun":
+        return ["srun", "--mpi=pmix", "-n", str(options.ranks), *extra, *rank_program(options, runner_args)]
+    found = mpi.launcher_mpi(options.launcher)
+    if found is None:
+        raise UserError(f"cannot run {options.launcher}: is an MPI installed (Debian: openmpi-bin or mpich)?")
+    library = mpi.mpi4py_mpi()
+    if library is not None and found.family != "unknown" and library.family != found.family:
+        raise UserError(f"{options.launcher} is {found.describe()} but mpi4py uses {library.describe()}: the ranks "
+                        f"would not find each other; put the {library.describe()} launcher first on PATH or "
+                        "install mpi4py for the other")
+    return mpi.launch_prefix(options.launcher, found, options.ranks, extra) + rank_program(options, runner_args)
+
+
+class Job:
+    """The launcher's process and everything it starts, in a session of their own: a signal to
+    `jiobench run` becomes a request to stop that the launcher passes to every rank, and nothing
+    of the run outlives it."""
+
+    def __init__(self, command: list[str]):
+        self.notes = tempfile.mkdtemp(prefix="jiobench-run-")
+        self.stop_note = os.path.join(self.notes, "stop-signal")
+        env = dict(os.environ, **{STOP_NOTE_VARIABLE: self.stop_note})
+        self.process = subprocess.Popen(command, start_new_session=True, env=env, stdout=subprocess.PIPE)
+        self.stop_signal: Optional[int] = None
+        self.run_exit_code: Optional[int] = None
+        self.relay = threading.Thread(target=self.relay_output, daemon=True)
+        self.relay.start()
+
+    def relay_output(self) -> None:
+        """Passes the ranks' output on as it comes, keeping rank 0's exit code line for itself."""
+        out = sys.stdout.buffer
+        for line in self.process.stdout:
+            if line.startswith(mpi.EXIT_CODE_MARKER):
+                self.run_exit_code = int(line[len(mpi.EXIT_CODE_MARKER):])
+                continue
+            try:
+                out.write(line)
+                out.flush()
+            except OSError:
+                pass  # the reader went away; the run goes on and its file is written all the same
+
+    def on_signal(self, number, frame) -> None:
+        first = self.stop_signal is None
+        self.stop_signal = self.stop_signal or number
+        if first:
+            with open(self.stop_note, "w") as note:
+                note.write(signal.Signals(number).name)
+            self.signal_launcher(signal.SIGUSR1)  # passed on to every rank, which ends its phase
+            threading.Thread(target=self.escalate, daemon=True).start()
+        else:
+            self.signal_launcher(signal.SIGTERM)  # asked again: no more patience
+
+    def signal_launcher(self, number: int) -> None:
+        try:
+            self.process.send_signal(number)
+        except ProcessLookupError:
+            pass
+
+    def escalate(self) -> None:
+        time.sleep(STOP_SECONDS)
+        if self.process.poll() is None:
+            self.signal_launcher(signal.SIGTERM)
+        time.sleep(KILL_SECONDS - STOP_SECONDS)
+        if self.process.poll() is None:
+            self.kill_session()
+
+    def session_members(self) -> list[int]:
+        """Processes still in the job's session: launchers, JVMs, MPI daemons."""
+        members = []
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[3]) == self.process.pid and int(entry) != os.getpid():
+                members.append(int(entry))
+        return members
+
+    def kill_session(self) -> None:
+        for pid in self.session_members():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    def wait(self) -> int:
+        """The launcher's exit code, once nothing of the job is left (ranks orphaned by a
+        killed launcher get the grace to write what they have, then are killed)."""
+        code = self.process.wait()
+        self.relay.join(timeout=KILL_SECONDS)
+        if code == 0 and self.run_exit_code is not None:
+            code = self.run_exit_code
+        deadline = time.monotonic() + KILL_SECONDS
+        while self.session_members() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        self.kill_session()
+        shutil.rmtree(self.notes, ignore_errors=True)
+        return code
+
+
 def run(argv: list[str]) -> int:
+    argv = joined_option_values(argv)
     if "--" in argv:
         split = argv.index("--")
         own, runner_args = argv[:split], argv[split + 1:]
@@ -73,8 +227,9 @@ def run(argv: list[str]) -> int:
         description="Run the per-rank runner on RANKS MPI ranks and reduce their timings to aggregate MiB/s.",
         epilog="Per-rank options go after '--'; 'jiobench run -- --help' lists them.")
     parser.add_argument("-n", "--ranks", type=int, default=1, help="MPI ranks (default: 1)")
-    parser.add_argument("--launcher", choices=["mpirun", "srun"], default="mpirun",
-                        help="mpirun (default), or srun --mpi=pmix inside a Slurm allocation")
+    parser.add_argument("--launcher", choices=["mpirun", "mpiexec", "srun"], default="mpirun",
+                        help="mpirun (default) or mpiexec of the installed MPI, or srun --mpi=pmix inside a "
+                             "Slurm allocation")
     parser.add_argument("--launcher-args", default="", help="extra arguments for mpirun or srun, as one string")
     parser.add_argument("--jvm-args", default="", help="JVM options for every rank, as one string (e.g. '-Xmx4g')")
     parser.add_argument("--java", default=os.environ.get("JIOBENCH_JAVA", "java"), help="the java to run (default: java)")
@@ -84,21 +239,36 @@ def run(argv: list[str]) -> int:
     else:
         options = parser.parse_args(own)
     options.original = argv
-    if options.ranks < 1:
-        return error(f"-n must be at least 1, not {options.ranks}")
-    if options.run_id is not None and not RUN_ID.fullmatch(options.run_id):
-        return error(f"--run-id {options.run_id!r} is not a name: letters, digits, '.', '_' and '-', "
-                     "starting with a letter or digit")
-    if not JAR.is_file():
-        return error(f"the runner is not built ({JAR} is missing): run 'make build' in {HOME}")
-    if HELP_FLAGS.intersection(runner_args):
-        return subprocess.call([options.java, *shlex.split(options.jvm_args), "-jar", str(JAR), *runner_args])
     try:
-        return subprocess.call(launch_command(options, runner_args))
+        if options.ranks < 1:
+            raise UserError(f"-n must be at least 1, not {options.ranks}")
+        if options.run_id is not None and not RUN_ID.fullmatch(options.run_id):
+            raise UserError(f"--run-id {options.run_id!r} is not a name: letters, digits, '.', '_' and '-', "
+                            "starting with a letter or digit")
+        if not JAR.is_file():
+            raise UserError(f"the runner is not built ({JAR} is missing): run 'make build' in {HOME}")
+        jvm_args = split_words("--jvm-args", options.jvm_args)
+        check_utf8(runner_args)
+        if HELP_FLAGS.intersection(runner_args):
+            return subprocess.call([options.java, *jvm_args, "-jar", str(JAR), *runner_args])
+        check_rank_count(options.ranks)
+        command = launch_command(options, runner_args)
+    except UserError as mistake:
+        return error(str(mistake))
+    try:
+        job = Job(command)
     except FileNotFoundError as missing:
         return error(f"cannot start {missing.filename}: is it installed?", 127)
-    except KeyboardInterrupt:
-        return 130
+    for number in STOP_SIGNALS:
+        signal.signal(number, job.on_signal)
+    code = job.wait()
+    if job.stop_signal is not None:
+        return 128 + job.stop_signal
+    if code < 0:
+        print(f"jiobench: error: {options.launcher} was killed by {signal.Signals(-code).name}; the ranks ended "
+              "the run without it", file=sys.stderr)
+        return 128 - code
+    return code
 
 
 def report(argv: list[str]) -> int:

@@ -7,6 +7,7 @@ reduction (`jiobench.reduce`), and writes the run file and the summary at the en
 from __future__ import annotations
 
 import sys
+import tempfile
 from typing import Mapping, Optional, Sequence, TextIO
 
 from . import reduce, runfile, table
@@ -20,6 +21,8 @@ class Collector:
         self.out = out
         self.records: list[dict] = []
         self.phases: list[dict] = []
+        # Why the run file is not where it was asked for, when it is not.
+        self.misplaced: Optional[str] = None
 
     def start(self) -> None:
         print(table.run_header(self.context), file=self.out, flush=True)
@@ -36,11 +39,19 @@ class Collector:
         """Writes the run file (marked incomplete, with what stopped it, when given) and prints the
         summary and the run file's path, the last line of a run's output."""
         run = runfile.build(self.context, self.records, incomplete)
+        # Written before anything is printed: the output may be gone (a killed mpirun took it).
+        results = self.context["parameters"]["results"]
+        try:
+            path = runfile.write(run, results)
+        except OSError as problem:
+            # Full or gone since the run was checked: the measurements go elsewhere, not nowhere.
+            path = runfile.write(run, tempfile.gettempdir())
+            self.misplaced = f"cannot write the run file in {results} ({problem.strerror or problem}): written to {path}"
+            print(f"jiobench: error: {self.misplaced}", file=sys.stderr, flush=True)
         print(file=self.out)
         print(table.summary_table(run["summary"]), file=self.out)
         notes = table.summary_notes(run["summary"])
         if notes:
             print(notes, file=self.out)
-        path = runfile.write(run, self.context["parameters"]["results"])
         print(path, file=self.out, flush=True)
         return path

@@ -1,13 +1,15 @@
-"""One MPI rank of a run: starts this rank's JVM and serves it over two pipes.
+"""One MPI rank of a run: starts this rank's JVMs in turn and serves them over two pipes.
 
 Each fork of the run is one JVM child (org.jiobench.runner.LauncherWorld), started in turn; it
-sends JSON lines: ready, barrier, record, wear-out, error, failed, finished. This side answers
-with plain lines and does all the MPI: barriers, the gather of records to rank 0, the agreements
-after a stonewall, and the abort that takes the whole job down when a rank fails, so no rank is
-left waiting. Rank 0 hands the records to `jiobench.collect`, which reduces, prints and writes
-the run file.
+sends JSON lines: ready, barrier, wear-out, record, error, failed, finished. This side answers
+with plain lines and does all the MPI. Every exchange between the ranks is a round in which each
+rank also says how it stands (going on, stopped by a signal, failed), so a rank that fails or is
+stopped meets the others in whatever round they are in: all then end the run together, no rank
+is left waiting, and rank 0 writes the run file of the phases completed, marked incomplete.
+Rank 0 hands the records to `jiobench.collect`, which reduces, prints and writes the run file.
 
-Started by `jiobench run` under mpirun or srun as `python -m jiobench.launch [options] -- RUNNER-ARGS`.
+Started by `jiobench run` under mpirun, mpiexec or srun as
+`python -m jiobench.launch [options] -- RUNNER-ARGS`.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import argparse
 import json
 import os
 import shlex
+import signal
 import subprocess
 import sys
 import threading
@@ -25,10 +28,16 @@ from typing import Optional
 from mpi4py import MPI
 
 from . import collect, runfile
+from .mpi import EXIT_CODE_MARKER, RANK_OVERHEAD_BYTES
 
 # Polling keeps a waiting launcher off the CPU its JVM (or another rank's) is measuring with;
 # MPI's own blocking calls spin. 0.2 ms adds that much skew between the ranks' barrier exits.
 POLL_SECONDS = 0.0002
+# How long a JVM asked to stop may take before it is killed.
+STOP_GRACE_SECONDS = 5.0
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGUSR1)
+
+GO, STOPPED, FAILED = "go", "stopped", "failed"
 
 
 def quiet_barrier(comm) -> None:
@@ -37,15 +46,16 @@ def quiet_barrier(comm) -> None:
         time.sleep(POLL_SECONDS)
 
 
-class StderrRelay(threading.Thread):
-    """Holds the JVM's error output until the rank has started, then passes it through.
+class OutputRelay(threading.Thread):
+    """Holds one output stream of the JVM until the rank has started, then passes it through.
 
     Held back, the start-up complaints of all ranks can be reported once instead of N times.
     """
 
-    def __init__(self, stream):
+    def __init__(self, stream, out):
         super().__init__(daemon=True)
         self.stream = stream
+        self.out = out
         self.held: list[str] = []
         self.passing = False
         self.lock = threading.Lock()
@@ -54,8 +64,8 @@ class StderrRelay(threading.Thread):
         for line in self.stream:
             with self.lock:
                 if self.passing:
-                    sys.stderr.write(line)
-                    sys.stderr.flush()
+                    self.out.write(line)
+                    self.out.flush()
                 else:
                     self.held.append(line)
 
@@ -63,8 +73,8 @@ class StderrRelay(threading.Thread):
         with self.lock:
             self.passing = True
             for line in self.held:
-                sys.stderr.write(line)
-            sys.stderr.flush()
+                self.out.write(line)
+            self.out.flush()
             self.held.clear()
 
     def held_text(self) -> str:
@@ -76,30 +86,66 @@ class StderrRelay(threading.Thread):
 class RankJvm:
     """One JVM child of this rank (one fork of the run) and its two control pipes."""
 
-    def __init__(self, command: list[str], rank: int, size: int, reorder_shift: int, task: str):
+    def __init__(self, command: list[str], rank: int, size: int, reorder_shift: int, task: str, start: str):
         reply_read, reply_write = os.pipe()
         message_read, message_write = os.pipe()
         env = dict(os.environ)
         env["JIOBENCH_CONTROL"] = f"{rank},{size},{reorder_shift},{reply_read},{message_write},{task}"
+        # A process group of its own: MPI launchers signal each rank's group, and the JVM must hear
+        # a stop from this launcher only, as a SIGTERM it handles, not die of a forwarded SIGUSR1.
         self.process = subprocess.Popen(command, env=env, pass_fds=(reply_read, message_write),
-                                        stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, text=True, process_group=0)
         os.close(reply_read)
         os.close(message_write)
         self.replies = os.fdopen(reply_write, "w", buffering=1)
         self.messages = os.fdopen(message_read, "r")
-        self.stderr = StderrRelay(self.process.stderr)
-        self.stderr.start()
+        self.relays = [OutputRelay(self.process.stdout, sys.stdout), OutputRelay(self.process.stderr, sys.stderr)]
+        for relay in self.relays:
+            relay.start()
+        self.phase = start
+        self.when = "during"  # or "after" the phase, between two of them
 
     def receive(self) -> Optional[dict]:
-        line = self.messages.readline()
+        try:
+            line = self.messages.readline()
+        except OSError:
+            return None
         return json.loads(line) if line else None
 
     def answer(self, text) -> None:
-        self.replies.write(f"{text}\n")
-        self.replies.flush()
+        try:
+            self.replies.write(f"{text}\n")
+            self.replies.flush()
+        except (BrokenPipeError, ValueError):
+            pass  # the JVM is gone; what it left is reported from its exit
 
-    def exit_code(self) -> int:
-        return self.process.wait()
+    def pass_through(self) -> None:
+        for relay in self.relays:
+            relay.pass_through()
+
+    def held_text(self) -> str:
+        return "\n".join(text for text in (relay.held_text() for relay in self.relays) if text)
+
+    def ask_to_stop(self) -> None:
+        """SIGTERM, which the runner takes as a request to end its phase at the next check."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+
+    def end(self, grace: float = STOP_GRACE_SECONDS) -> int:
+        """Waits for the JVM to exit, killing it if it takes longer than the grace."""
+        try:
+            return self.process.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            return self.process.wait()
+
+    def death(self) -> str:
+        """How the JVM ended, in words."""
+        code = self.end()
+        if code < 0:
+            return f"the JVM was killed by {signal.Signals(-code).name}"
+        return f"the JVM exited with code {code}"
 
 
 def describe_hosts(comm) -> tuple[list[str], dict[str, int], int]:
@@ -110,13 +156,29 @@ def describe_hosts(comm) -> tuple[list[str], dict[str, int], int]:
     return hosts, per_host, shift
 
 
+def available_memory() -> Optional[int]:
+    """MemAvailable of this node, in bytes."""
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return None
+
+
 def start_status(jvm: RankJvm, first: Optional[dict]) -> tuple[int, str, Optional[dict]]:
     """(exit code, message, ready message): how this rank's JVM came up."""
     if first is None:
-        code = jvm.exit_code()
-        return code, jvm.stderr.held_text(), None
+        code = jvm.end()
+        text = jvm.held_text()
+        if code == 0:
+            return 2, (f"{jvm.process.args[0]} exited without running the jiobench runner"
+                       + (f": {text}" if text else " (is it a Java 17 or newer runtime?)")), None
+        return (2 if code in (1, 2) else code), text or f"{jvm.death()} before it started", None
     if first["type"] == "error":
-        jvm.exit_code()
+        jvm.end()
         return first.get("exit", 2), first["message"], None
     if first["type"] == "ready":
         return 0, "", first
@@ -124,42 +186,17 @@ def start_status(jvm: RankJvm, first: Optional[dict]) -> tuple[int, str, Optiona
 
 
 def report_start_failure(statuses: list[tuple[int, str]]) -> int:
-    """Says once what stopped the ranks; the same complaint from every rank is one line."""
+    """Says once what stopped the ranks; the same complaint from several ranks is one line."""
     failed = [(rank, code, message) for rank, (code, message) in enumerate(statuses) if code != 0]
     messages = {message for _, _, message in failed}
-    if len(messages) == 1 and len(failed) == len(statuses):
-        text = messages.pop()
+    if len(messages) == 1:
+        text = " ".join(messages.pop().split())
         if text:
             print(text if text.startswith("jiobench") else f"jiobench: error: {text}", file=sys.stderr)
     else:
         for rank, code, message in failed:
             print(f"jiobench: rank {rank}: {message or f'exited with code {code}'}", file=sys.stderr)
     return max(code for _, code, _ in failed)
-
-
-def start_fork(comm, command: list[str], shift: int, task: str) -> tuple[Optional[RankJvm], Optional[dict], int]:
-    """Starts this rank's JVM for one task and waits until every rank's JVM is ready.
-
-    Returns (jvm, ready message, 0), or (None, None, exit code) when some rank's JVM did not come
-    up; then rank 0 has said why, once. A ready message of None with code 0 is a JVM that had
-    nothing to run (--help, --version).
-    """
-    rank, size = comm.Get_rank(), comm.Get_size()
-    try:
-        jvm = RankJvm(command, rank, size, shift, task)
-    except OSError as problem:
-        jvm, status, ready = None, (127, f"cannot start {command[0]}: {problem.strerror}"), None
-    else:
-        code, text, ready = start_status(jvm, jvm.receive())
-        status = (code, text)
-    statuses = comm.allgather(status)
-    if any(code != 0 for code, _ in statuses):
-        if ready is not None:
-            jvm.answer("stop")
-            jvm.exit_code()
-        code = report_start_failure(statuses) if rank == 0 else max(code for code, _ in statuses)
-        return None, None, code
-    return jvm, ready, 0
 
 
 def fork_tasks(parameters: dict) -> list[str]:
@@ -172,45 +209,6 @@ def fork_tasks(parameters: dict) -> list[str]:
     return tasks[1:]  # fork 1 of the first approach is the first JVM
 
 
-def abort(comm, rank: int, message: str) -> None:
-    print(f"jiobench: rank {rank} failed: {message}", file=sys.stderr, flush=True)
-    comm.Abort(1)
-
-
-def serve(comm, jvm: RankJvm, host: str, collector: Optional[collect.Collector]) -> tuple[int, list[str]]:
-    """Answers one JVM until it finishes; returns its rank's exit code and (on rank 0) the
-    messages of every rank's JVM about what went wrong."""
-    rank = comm.Get_rank()
-    while True:
-        message = jvm.receive()
-        if message is None:
-            code = jvm.exit_code()
-            abort(comm, rank, f"the JVM exited with code {code} in the middle of the run")
-        kind = message["type"]
-        if kind == "barrier":
-            quiet_barrier(comm)
-            jvm.answer("go")
-        elif kind == "record":
-            record = dict(message["record"], host=host)
-            quiet_barrier(comm)
-            records = comm.gather(record, root=0)
-            if collector is not None:
-                collector.phase(records)
-            jvm.answer(json.dumps(comm.allgather(record["bytes"])))
-        elif kind == "wear-out":
-            jvm.answer(comm.allreduce(message["bytes"], op=MPI.MAX))
-        elif kind == "failed":
-            abort(comm, rank, message["message"])
-        elif kind == "finished":
-            code = jvm.exit_code()
-            outcomes = comm.gather((message["exit"], message.get("message")), root=0)
-            if rank != 0:
-                return code, []
-            return max(code, *(exit_code for exit_code, _ in outcomes)), [text for _, text in outcomes if text]
-        else:
-            abort(comm, rank, f"unexpected message from the JVM: {message!r}")
-
-
 def slurm_environment() -> Optional[dict]:
     """The Slurm job and step this run belongs to, as Slurm tells its tasks."""
     if "SLURM_JOB_ID" not in os.environ:
@@ -221,16 +219,344 @@ def slurm_environment() -> Optional[dict]:
     return {key: os.environ.get(variable) for key, variable in names.items()}
 
 
-def remove_created(comm, created: list[str], keep: bool) -> None:
-    """Removes the files this rank's first JVM created, once every rank is done with them."""
-    quiet_barrier(comm)
-    if keep:
-        return
-    for path in created:
+def signal_name(number: int) -> str:
+    """The signal's name; for SIGUSR1, the one `jiobench run` got and passed on as SIGUSR1."""
+    if number == signal.SIGUSR1:
         try:
-            os.unlink(path)
-        except FileNotFoundError:
+            with open(os.environ["JIOBENCH_STOP_NOTE"]) as note:
+                return note.read().strip() or "SIGUSR1"
+        except (KeyError, OSError):
             pass
+    return signal.Signals(number).name
+
+
+def launcher_rank() -> Optional[str]:
+    """This process's rank as the MPI launcher told it, before (and whatever) MPI says."""
+    for variable in ("OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"):
+        if variable in os.environ:
+            return os.environ[variable]
+    return None
+
+
+class Rank:
+    """This rank's part of the run: its JVMs in turn, the rounds with the other ranks, the end."""
+
+    def __init__(self, comm, options, runner_args: list[str]):
+        self.comm = comm
+        self.options = options
+        self.rank, self.size = comm.Get_rank(), comm.Get_size()
+        self.command = [options.java, *shlex.split(options.jvm_args), "-jar", options.jar, *runner_args]
+        self.runner_args = runner_args
+        self.jvm: Optional[RankJvm] = None
+        self.stop_signal: Optional[str] = None
+        self.collector: Optional[collect.Collector] = None
+        self.created: list[str] = []
+        self.keep = False
+        self.ending: Optional[dict] = None  # what ended the run early, as the run file says
+        self.problems: list[str] = []  # rank 0: what the JVMs said went wrong
+        # Re-entrant: the signal handler runs on the main thread, perhaps while it holds the lock.
+        self.lock = threading.RLock()
+        self.parent = os.getppid()
+
+    # Signals and orphaning -------------------------------------------------------------------
+
+    def watch(self) -> None:
+        for number in STOP_SIGNALS:
+            signal.signal(number, self.on_signal)
+        threading.Thread(target=self.watch_parent, daemon=True).start()
+
+    def on_signal(self, number, frame) -> None:
+        with self.lock:
+            if self.stop_signal is None:
+                self.stop_signal = signal_name(number)
+            jvm = self.jvm
+        if jvm is not None:
+            jvm.ask_to_stop()
+            timer = threading.Timer(STOP_GRACE_SECONDS, lambda: jvm.process.poll() is None and jvm.process.kill())
+            timer.daemon = True
+            timer.start()
+
+    def watch_parent(self) -> None:
+        """mpirun gone (killed from outside) leaves no MPI to end the run with, and its library
+        may end this process within a second: at once, this rank removes what it created and
+        rank 0 writes what it has; then the JVM, whose phase cannot be completed, is killed."""
+        while os.getppid() == self.parent:
+            time.sleep(0.05)
+        # Its output went with it: nothing said now may stop what must be done.
+        sys.stdout = sys.stderr = open(os.devnull, "w")
+        self.remove_created()
+        if self.collector is not None:
+            self.write_results({"reason": "stopped", "signal": None, "rank": None, "phase": None,
+                                "message": "the MPI launcher ended before the run did"})
+        with self.lock:
+            jvm = self.jvm
+        if jvm is not None and jvm.process.poll() is None:
+            jvm.process.kill()
+        os._exit(1)
+
+    # Rounds ----------------------------------------------------------------------------------
+
+    def status(self) -> tuple:
+        if self.stop_signal is None:
+            return GO, None
+        return STOPPED, {"signal": self.stop_signal, "phase": self.jvm.phase if self.jvm else None}
+
+    def round(self, status: tuple, payload=None) -> list:
+        """One exchange with every rank: each says how it stands and hands in a payload."""
+        quiet_barrier(self.comm)
+        results = self.comm.allgather((status, payload))
+        if self.ending is None:
+            # A failure says more than the stop it may have caused: it comes first.
+            for rank, ((state, detail), _) in sorted(enumerate(results), key=lambda item: item[1][0][0] != FAILED):
+                if state != GO:
+                    self.ending = self.describe_ending(rank, state, detail)
+                    break
+        return results
+
+    def describe_ending(self, rank: int, state: str, detail: dict) -> dict:
+        if state == FAILED:
+            # The runner names the phase itself where it knows it: said once.
+            message = detail["message"]
+            if message.startswith(detail["phase"]):
+                message = message[len(detail["phase"]):].lstrip(" :").removeprefix("on ")
+            return {"reason": "failed", "signal": None, "rank": rank, "phase": detail["phase"],
+                    "when": detail["when"], "message": message}
+        during = f" during {detail['phase']}" if detail.get("phase") else ""
+        return {"reason": "stopped", "signal": detail["signal"], "rank": rank, "phase": detail.get("phase"),
+                "message": f"stopped by {detail['signal']}{during}"}
+
+    def fail(self, phase: str, when: str, message: str) -> None:
+        """This rank cannot go on: it meets the others in their round, which ends the run."""
+        self.round((FAILED, {"phase": phase, "when": when, "message": message}))
+
+    # JVMs ------------------------------------------------------------------------------------
+
+    def start_fork(self, task: str, start: str = "the start of the run") -> tuple[Optional[RankJvm], Optional[dict], list]:
+        """Starts this rank's JVM for one task and meets the other ranks once every JVM is up (or
+        not). Returns (jvm, ready message, every rank's (code, message))."""
+        jvm, ready, outcome = None, None, (0, "")
+        if self.stop_signal is None:
+            try:
+                jvm = RankJvm(self.command, self.rank, self.size, self.options.shift, task, start)
+            except OSError as problem:
+                outcome = (2, f"cannot start {self.command[0]}: {problem.strerror}")
+            else:
+                with self.lock:
+                    self.jvm = jvm
+                code, text, ready = start_status(jvm, jvm.receive())
+                outcome = (code, text)
+                if self.stop_signal is not None:
+                    jvm.ask_to_stop()
+        if ready is not None and self.rank == 0 and self.collector is None:
+            outcome = self.check_results(ready) or outcome
+        memory = ready["environment"].get("plan_memory_bytes") if ready else None
+        results = self.round(self.status(), (outcome, memory))
+        return jvm, ready, [payload for _, payload in results]
+
+    def check_results(self, ready: dict) -> Optional[tuple]:
+        """Rank 0 writes the run file: a name already taken is found before the first phase."""
+        if self.options.run_id and runfile.exists(self.options.run_id, ready["parameters"]["results"]):
+            return 2, (f"--run-id {self.options.run_id}: {ready['parameters']['results']} already holds a run "
+                       "of that name (a run never writes over another run's file)")
+        return None
+
+    def check_memory(self, memory: list, hosts: list[str]) -> Optional[str]:
+        """The ranks of each host need their JVMs' plans and their own overhead: more than the
+        host has available is refused before anything runs."""
+        need: Counter = Counter()
+        have: dict[str, int] = {}
+        for host, (plan, available) in zip(hosts, memory):
+            need[host] += (plan or 0) + RANK_OVERHEAD_BYTES
+            if available is not None:
+                have[host] = available
+        for host, needed in need.items():
+            if host in have and needed > have[host]:
+                ranks = hosts.count(host)
+                return (f"{ranks} ranks on {host} need about {needed / 2 ** 30:.1f} GiB (their plans and JVMs), "
+                        f"more than the {have[host] / 2 ** 30:.1f} GiB it has available: use fewer ranks per "
+                        "node or lower -t")
+        return None
+
+    def serve(self, jvm: RankJvm) -> Optional[int]:
+        """Answers one JVM until it finishes; returns its rank's exit code, or None when the run
+        ended early (self.ending says why)."""
+        while True:
+            message = jvm.receive()
+            if message is None or message["type"] in ("failed", "error"):
+                text = message["message"] if message else jvm.death()
+                jvm.end()
+                if self.stop_signal:
+                    self.round(self.status())  # its end was the stop's doing, not a failure of its own
+                else:
+                    self.fail(jvm.phase, jvm.when, text)
+                return None
+            kind = message["type"]
+            if kind == "barrier":
+                jvm.phase, jvm.when = message["phase"], "during"
+                if self.answered(jvm, self.round(self.status()), lambda results: "go") is None:
+                    return None
+            elif kind == "wear-out":
+                results = self.round(self.status(), message["bytes"])
+                if self.answered(jvm, results, lambda r: max(payload for _, payload in r)) is None:
+                    return None
+            elif kind == "record":
+                record = dict(message["record"], host=MPI.Get_processor_name())
+                results = self.round(self.status(), record)
+                if self.answered(jvm, results, self.phase_done) is None:
+                    return None
+                jvm.when = "after"
+            elif kind == "finished":
+                code = jvm.end()
+                results = self.round(self.status(), (message["exit"], message.get("message")))
+                if self.ending is not None:
+                    return None
+                if self.rank == 0:
+                    self.problems += [text for _, (_, text) in results if text]
+                return max(code, *(exit_code for _, (exit_code, _) in results))
+            else:
+                jvm.end()
+                self.fail(jvm.phase, jvm.when, f"unexpected message from the JVM: {message!r}")
+                return None
+
+    def answered(self, jvm: RankJvm, results: list, answer) -> Optional[bool]:
+        """Answers the JVM after a round: the answer when every rank goes on, else "stop"."""
+        if self.ending is not None:
+            jvm.answer("stop")
+            jvm.end()
+            return None
+        jvm.answer(answer(results))
+        return True
+
+    def phase_done(self, results: list) -> str:
+        records = [payload for _, payload in results]
+        if self.collector is not None:
+            self.collector.phase(records)
+        return json.dumps([record["bytes"] for record in records])
+
+    # The run ---------------------------------------------------------------------------------
+
+    def run(self) -> int:
+        hosts, per_host, self.options.shift = describe_hosts(self.comm)
+        self.watch()
+        jvm, ready, starts = self.start_fork("first")
+        self.created = ready["created"] if ready else []
+        if self.ending is not None:
+            if jvm is not None:
+                jvm.answer("stop")
+                jvm.end()
+            self.remove_created()
+            return self.exit_code(0)
+        codes = [code for (code, _), _ in starts]
+        if any(codes):
+            if ready is not None:
+                jvm.answer("stop")
+                jvm.end()
+            self.remove_created()
+            return report_start_failure([start for start, _ in starts]) if self.rank == 0 else max(codes)
+        problem = self.check_memory([(plan, available) for (_, plan), available
+                                     in zip(starts, self.comm.allgather(available_memory()))], hosts)
+        parameters = ready["parameters"]
+        self.keep = parameters["keep"]
+        if problem:
+            jvm.answer("stop")
+            jvm.end()
+            self.remove_created()
+            if self.rank == 0:
+                print(f"jiobench: error: {problem}", file=sys.stderr)
+            return 2
+        if self.rank == 0:
+            self.collector = collect.Collector(self.context(ready, hosts, per_host))
+            self.collector.start()
+        code = 0
+        tasks = iter(fork_tasks(parameters))
+        while jvm is not None:
+            jvm.pass_through()
+            jvm.answer("start")
+            fork_code = self.serve(jvm)
+            if fork_code is None:
+                break
+            code = max(code, fork_code)
+            task = next(tasks, None)
+            if task is None:
+                break
+            fork, index = task.split(":")
+            start = f"the start of {parameters['approaches'][int(index)]} fork {fork}"
+            jvm, _, starts = self.start_fork(task, start)
+            if self.ending is None and any(start_code for (start_code, _), _ in starts):
+                failed = next((rank, text) for rank, ((start_code, text), _) in enumerate(starts) if start_code)
+                self.ending = {"reason": "failed", "signal": None, "rank": failed[0], "phase": start,
+                               "when": "during", "message": failed[1]}
+            if self.ending is not None:
+                if jvm is not None:
+                    jvm.answer("stop")
+                    jvm.end()
+                break
+        quiet_barrier(self.comm)
+        self.remove_created()
+        if self.rank == 0:
+            self.write_results(self.ending)
+            for text in self.problems:
+                print(f"jiobench: error: {text}", file=sys.stderr)
+            if self.collector.misplaced:
+                code = max(code, 1)
+        return self.exit_code(code)
+
+    def exit_code(self, code: int) -> int:
+        """The run's code, or 128 + the signal that stopped it (SIGUSR1 is how `jiobench run`
+        passes on a SIGTERM), or 1 when a rank failed."""
+        if self.ending is None:
+            return code
+        if self.ending["signal"]:
+            return 128 + (signal.SIGTERM if self.ending["signal"] == "SIGUSR1" else signal.Signals[self.ending["signal"]])
+        return 1
+
+    def context(self, ready: dict, hosts: list[str], per_host: dict) -> dict:
+        parameters = ready["parameters"]
+        warnings = []
+        if parameters.get("reorder") and len(per_host) == 1:
+            warnings.append("-C on one node: each rank reads its neighbour's block, which this node's page "
+                            "cache may still hold")
+        return {
+            "parameters": parameters,
+            "environment": ready["environment"],
+            "hosts": hosts,
+            "ranks_per_host": per_host,
+            "ranks": self.size,
+            "launcher": self.options.launcher,
+            "command_line": shlex.split(self.options.command_line) if self.options.command_line
+            else self.runner_args,
+            "mpi": {"library": MPI.Get_library_version().strip().strip("\0").strip(),
+                    "standard": "%d.%d" % MPI.Get_version()},
+            "started": runfile.now(),
+            "run_id": self.options.run_id,
+            "slurm": slurm_environment(),
+            "warnings": warnings,
+        }
+
+    def remove_created(self) -> None:
+        """Removes the files this rank's first JVM created, unless --keep."""
+        if self.keep:
+            return
+        for path in self.created:
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                pass
+
+    def write_results(self, ending: Optional[dict]) -> None:
+        with self.lock:
+            if ending is not None:
+                if ending["reason"] == "failed":
+                    what = f"rank {ending['rank']} failed {ending['when']} {ending['phase']}: {ending['message']}"
+                else:
+                    what = ending["message"]
+                kept = len(self.collector.phases)
+                print(f"jiobench: {what}; the run file keeps the {kept} phase{'' if kept == 1 else 's'} "
+                      "completed before", file=sys.stderr, flush=True)
+            try:
+                self.collector.finish(ending)
+            except OSError as problem:
+                print(f"jiobench: error: cannot write the run file: {problem}", file=sys.stderr, flush=True)
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -239,57 +565,26 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--jar", required=True)
     parser.add_argument("--jvm-args", default="")
     parser.add_argument("--launcher", default="mpirun")
+    parser.add_argument("--ranks", type=int, default=None, help="ranks the launcher was asked for")
     parser.add_argument("--run-id", default=None, help="the run file's name, instead of a time stamp")
     parser.add_argument("--command-line", default="", help="the user's command, for the run file")
     parser.add_argument("runner_args", nargs=argparse.REMAINDER)
     options = parser.parse_args(argv)
     runner_args = options.runner_args[1:] if options.runner_args[:1] == ["--"] else options.runner_args
-
     comm = MPI.COMM_WORLD
-    rank, size = comm.Get_rank(), comm.Get_size()
-    hosts, per_host, shift = describe_hosts(comm)
-    command = [options.java, *shlex.split(options.jvm_args), "-jar", options.jar, *runner_args]
-    jvm, ready, code = start_fork(comm, command, shift, "first")
-    if jvm is None:
-        return code
-    if not all(comm.allgather(ready is not None)):
-        return 0  # the JVM had nothing to run (--help, --version)
-    parameters = ready["parameters"]
-    context = {
-        "parameters": parameters,
-        "environment": ready["environment"],
-        "hosts": hosts,
-        "ranks_per_host": per_host,
-        "ranks": size,
-        "launcher": options.launcher,
-        "command_line": shlex.split(options.command_line) if options.command_line else runner_args,
-        "mpi": {"library": MPI.Get_library_version().strip().strip("\0").strip(),
-                "standard": "%d.%d" % MPI.Get_version()},
-        "started": runfile.now(),
-        "run_id": options.run_id,
-        "slurm": slurm_environment(),
-    }
-    collector = collect.Collector(context) if rank == 0 else None
-    if collector is not None:
-        collector.start()
-    code, problems = 0, []
-    tasks = iter(fork_tasks(parameters))
-    while jvm is not None:
-        jvm.stderr.pass_through()
-        jvm.answer("start")
-        fork_code, fork_problems = serve(comm, jvm, hosts[rank], collector)
-        code, problems = max(code, fork_code), problems + fork_problems
-        task = next(tasks, None)
-        if task is None:
-            break
-        jvm, _, start_code = start_fork(comm, command, shift, task)
-        code = max(code, start_code)
-    remove_created(comm, ready["created"], parameters["keep"])
-    if collector is not None:
-        collector.finish()
-        for text in problems:
-            print(f"jiobench: error: {text}", file=sys.stderr)
-    return code
+    if options.ranks is not None and comm.Get_size() != options.ranks:
+        # Every process thinks it is alone: mpi4py's MPI is not the one that started it.
+        if launcher_rank() in ("0", None):
+            print(f"jiobench: error: started {options.ranks} ranks but MPI sees {comm.Get_size()}: mpi4py uses "
+                  f"{MPI.Get_library_version().splitlines()[0].strip()}, not the MPI of the launcher; install "
+                  "mpi4py for that MPI (or run the launcher of mpi4py's MPI)", file=sys.stderr, flush=True)
+        return 2
+    code = Rank(comm, options, runner_args).run()
+    if comm.Get_rank() == 0:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(EXIT_CODE_MARKER + b"%d\n" % code)
+        sys.stdout.flush()
+    return 0
 
 
 if __name__ == "__main__":

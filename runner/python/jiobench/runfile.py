@@ -59,6 +59,7 @@ def build(context: dict, per_rank: list[dict], incomplete: Optional[dict] = None
         "started": context["started"],
         "finished": now(),
         "incomplete": incomplete,
+        "warnings": context.get("warnings", []),
         "parameters": context["parameters"],
         "environment": {
             "command_line": context["command_line"],
@@ -76,6 +77,11 @@ def build(context: dict, per_rank: list[dict], incomplete: Optional[dict] = None
         "summary": reduce.summarize(phases),
         "per_rank": [{column: record.get(column) for column in PER_RANK_COLUMNS} for record in per_rank],
     }
+
+
+def exists(run_id: str, results_dir: str) -> bool:
+    """Whether a run of that name is in the results directory already."""
+    return os.path.exists(os.path.join(results_dir, run_id + ".json"))
 
 
 def _write_new(path: str, fill) -> None:

@@ -53,6 +53,7 @@ def run_header(context: Mapping) -> str:
         + (f", deadline {p['deadline_s']}s" if p["deadline_s"] else "")
         + (" with wear-out" if p.get("wear_out") else "") + (", verify" if p["verify"] else ""),
         f"  {repetitions_text(p)}",
+        *(f"  warning: {warning}" for warning in context.get("warnings", [])),
         "",
     ])
 

@@ -1,0 +1,109 @@
+"""The MPI behind `mpirun`/`mpiexec` and mpi4py, and the command line that starts ranks there.
+
+Each MPI spells its launcher's options its own way: Open MPI 5 refuses Open MPI 4's `-q`, MPICH's
+Hydra knows no `--allow-run-as-root` or `--oversubscribe`. jiobench asks the launcher what it is
+and uses only flags that exist there.
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from dataclasses import dataclass
+from typing import Optional
+
+# Memory a rank needs besides its JVM's plan: the JVM itself and its launcher.
+RANK_OVERHEAD_BYTES = 100 << 20
+
+# Rank 0's last line of output: the run's exit code. After an orderly end every launcher exits 0,
+# because MPI launchers take a rank's non-zero exit for a crash, kill the others and take seconds
+# to do it; a launcher that does crash exits non-zero and still takes the job down.
+EXIT_CODE_MARKER = b"\x1ejiobench-exit-code "
+
+
+@dataclass(frozen=True)
+class Mpi:
+    family: str  # "open-mpi", "mpich", "intel", or "unknown"
+    version: str
+    text: str  # the first line the launcher printed about itself
+
+    @property
+    def major(self) -> int:
+        match = re.match(r"(\d+)", self.version)
+        return int(match.group(1)) if match else 0
+
+    def describe(self) -> str:
+        names = {"open-mpi": "Open MPI", "mpich": "MPICH", "intel": "Intel MPI"}
+        return f"{names.get(self.family, 'an unknown MPI')} {self.version}".strip()
+
+
+def identify(text: str) -> Mpi:
+    """Which MPI a launcher's `--version` output (or a library version string) names."""
+    first = text.strip().splitlines()[0] if text.strip() else ""
+    patterns = [("open-mpi", r"Open MPI\)?\s*v?(\d[\w.]*)"), ("intel", r"Intel\(R\) MPI Library[^\d]*(\d[\w.]*)"),
+                ("mpich", r"(?:HYDRA|MPICH)(?:.|\n)*?Version:?\s*(\d[\w.]*)"), ("mpich", r"MPICH\s+(\d[\w.]*)")]
+    for family, pattern in patterns:
+        match = re.search(pattern, text)
+        if match:
+            return Mpi(family, match.group(1), first)
+    return Mpi("unknown", "", first)
+
+
+def launcher_mpi(program: str) -> Optional[Mpi]:
+    """What `program --version` says it is; None when it cannot be run."""
+    try:
+        done = subprocess.run([program, "--version"], capture_output=True, text=True, timeout=60,
+                              stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return identify(done.stdout + done.stderr)
+
+
+def mpi4py_mpi() -> Optional[Mpi]:
+    """The MPI library mpi4py loads, asked without initialising MPI in this process."""
+    try:
+        import mpi4py
+        mpi4py.rc.initialize = False
+        mpi4py.rc.finalize = False
+        from mpi4py import MPI
+        return identify(MPI.Get_library_version())
+    except Exception:  # noqa: BLE001 - any failure to load it means: cannot tell
+        return None
+
+
+def core_count() -> int:
+    """Cores this process may run on, as Open MPI counts slots (hardware threads of a core are one)."""
+    cpus = os.sched_getaffinity(0)
+    cores = set()
+    for cpu in cpus:
+        base = f"/sys/devices/system/cpu/cpu{cpu}/topology"
+        try:
+            with open(f"{base}/physical_package_id") as package, open(f"{base}/core_id") as core:
+                cores.add((package.read().strip(), core.read().strip()))
+        except OSError:
+            cores.add((str(cpu), ""))
+    return len(cores) or 1
+
+
+def available_slots() -> int:
+    """Slots the launcher grants without oversubscribing: the allocation under Slurm, else the cores."""
+    for variable in ("SLURM_NTASKS", "SLURM_NPROCS"):
+        if os.environ.get(variable, "").isdigit():
+            return int(os.environ[variable])
+    return core_count()
+
+
+def launch_prefix(program: str, mpi: Mpi, ranks: int, extra: list[str]) -> list[str]:
+    """`mpirun -np N` and the flags this MPI needs: as root, with more ranks than slots, and
+    unpinned (a JVM runs many threads, JIT and GC: pinning its rank to one core starves them)."""
+    if mpi.family == "open-mpi":
+        command = [program, "-np", str(ranks)]
+        if mpi.major < 5:
+            command.append("-q")  # the launchers say what went wrong in one line; mpirun's banners would repeat it
+        if os.geteuid() == 0:
+            command.append("--allow-run-as-root")
+        if ranks > available_slots():
+            command.append("--oversubscribe")
+        return command + ["--bind-to", "none", *extra]
+    # MPICH's and Intel's Hydra run as root, oversubscribe and leave ranks unbound by themselves.
+    return [program, "-n", str(ranks), *extra]

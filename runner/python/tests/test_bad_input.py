@@ -1,0 +1,188 @@
+"""Every mistake a user can make on `jiobench run` is one line, exit code 2, no trace, no rank
+left waiting, and nothing created or changed: real runs under mpirun, one per mistake."""
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Optional
+
+import pytest
+
+from conftest import JIOBENCH
+
+TRACES = ("Traceback", "Exception in thread", "\tat org.", "\tat java.", "OutOfMemoryError")
+
+
+@dataclass
+class Mistake:
+    id: str
+    args: list[str]  # "{dir}" is the scratch directory; runner options after "--"
+    words: str  # what the one line must say
+    ranks: int = 2
+    setup: Optional[Callable[[Path], None]] = None
+
+
+def make_dir(name):
+    return lambda scratch: (scratch / name).mkdir()
+
+
+def make_file(name, size=100):
+    return lambda scratch: (scratch / name).write_bytes(b"x" * size)
+
+
+def make_link(name, target):
+    return lambda scratch: (scratch / name).symlink_to(scratch / target)
+
+
+def make_fifo(name):
+    return lambda scratch: os.mkfifo(scratch / name)
+
+
+def make_run_file(name):
+    def setup(scratch):
+        (scratch / "results").mkdir()
+        (scratch / "results" / f"{name}.json").write_text("{}")
+    return setup
+
+
+RUN = ["-a", "raw-bytes", "-b", "64KiB", "-t", "16KiB"]
+
+MISTAKES = [
+    # The launcher's own options.
+    Mistake("ranks-zero", ["-n", "0", "--", *RUN], "-n must be at least 1"),
+    Mistake("ranks-negative", ["-n", "-3", "--", *RUN], "-n must be at least 1"),
+    Mistake("ranks-not-a-number", ["-n", "x", "--", *RUN], "argument -n/--ranks: invalid int value"),
+    Mistake("ranks-beyond-the-node", ["-n", "100000", "--", *RUN], "-n 100000: every rank is a launcher and a JVM"),
+    Mistake("unknown-launcher", ["--launcher", "foo", "--", *RUN], "invalid choice: 'foo'"),
+    Mistake("unknown-launcher-option", ["--frobnicate", "--", *RUN], "unrecognized arguments: --frobnicate"),
+    Mistake("jvm-args-unclosed-quote", ["--jvm-args", "-Xmx1g '-Dx", "--", *RUN], "--jvm-args \"-Xmx1g '-Dx\": No closing"),
+    Mistake("launcher-args-unclosed-quote", ["--launcher-args", "'--tag", "--", *RUN], "--launcher-args \"'--tag\""),
+    Mistake("run-id-with-slash", ["--run-id", "a/b", "--", *RUN], "--run-id 'a/b' is not a name"),
+    Mistake("run-id-empty", ["--run-id", "", "--", *RUN], "--run-id '' is not a name"),
+    Mistake("run-id-taken", ["--run-id", "mine", "--", *RUN, "--results", "{dir}/results"],
+            "--run-id mine: {dir}/results already holds a run of that name", setup=make_run_file("mine")),
+    Mistake("java-missing", ["--java", "/nonexistent/java", "--", *RUN], "cannot start /nonexistent/java"),
+    Mistake("java-that-is-no-java", ["--java", "/bin/true", "--", *RUN], "/bin/true exited without running the jiobench runner"),
+    Mistake("jvm-args-that-end-the-jvm", ["--jvm-args=-version", "--", *RUN], "exited without running the jiobench runner"),
+    Mistake("heap-too-small-to-start", ["--jvm-args=-Xmx1k", "--", *RUN], "Too small maximum heap"),
+    Mistake("path-not-utf8", ["--", *RUN, "-o", "{dir}/bad\udcff.dat"], "bytes that are not UTF-8"),
+    # The per-rank options.
+    Mistake("unknown-approach", ["--", "-a", "nope"], "unknown approach 'nope'"),
+    Mistake("empty-approach-at-the-end", ["--", "-a", "raw-bytes,,"], "names an empty approach"),
+    Mistake("empty-approach-first", ["--", "-a", ",raw-bytes"], "names an empty approach"),
+    Mistake("approach-empty", ["--", "-a", ""], "names an empty approach"),
+    Mistake("block-not-multiple", ["--", "-b", "3MiB", "-t", "2MiB"], "is not a multiple of transfer size"),
+    Mistake("transfer-not-whole-elements", ["--", "-b", "12", "-t", "6", "--type", "long"], "not a multiple of the long size"),
+    Mistake("block-zero", ["--", "-b", "0"], "must be larger than zero"),
+    Mistake("transfer-negative", ["--", "-t", "-4MiB"], "is not a size"),
+    Mistake("size-unit-unknown", ["--", "-t", "4XB"], "is not a size"),
+    Mistake("size-too-large", ["--", "-b", "99999999999999999999"], "is too large"),
+    Mistake("transfer-beyond-the-heap", ["--", "-a", "paper", "-t", "2047MiB", "-b", "2047MiB"],
+            "more than this JVM may use"),
+    Mistake("transfer-beyond-a-small-heap", ["--jvm-args=-Xmx512m", "--", "-t", "1GiB", "-b", "1GiB"],
+            "pass --jvm-args=-Xmx"),
+    Mistake("offsets-beyond-the-heap", ["--", "-b", "1TiB", "-t", "1KiB"], "offsets of 1073741824 transfers"),
+    Mistake("segments-beyond-the-heap", ["--", "-s", "2147483647", "-b", "1MiB", "-t", "1MiB"], "more than this JVM may use"),
+    Mistake("too-many-transfers", ["--", "-s", "2147483647", "-b", "4KiB", "-t", "1KiB"], "too many transfers per rank"),
+    Mistake("segments-zero", ["--", "-s", "0"], "segments must be at least 1"),
+    Mistake("repetitions-zero", ["--", "-i", "0"], "repetitions must be at least 1"),
+    Mistake("repetitions-not-a-number", ["--", "-i", "x"], "Invalid value for option '--repetitions'"),
+    Mistake("warmup-negative", ["--", "--warmup", "-1"], "--warmup must be 0 or more"),
+    Mistake("forks-negative", ["--", "--forks", "-1"], "--forks must be 0 or more"),
+    Mistake("deadline-negative", ["--", "-D", "-1"], "the deadline must be 0 (none) or at least"),
+    Mistake("deadline-too-short-to-time", ["--", "-D", "1e-9"], "the deadline must be 0 (none) or at least"),
+    Mistake("deadline-not-a-number", ["--", "-D", "nan"], "'nan' is not a double"),
+    Mistake("deadline-infinite", ["--", "-D", "Infinity"], "the deadline must be 0 (none) or at least"),
+    Mistake("wear-out-without-deadline", ["--", "--wear-out"], "--wear-out needs a deadline"),
+    Mistake("type-unknown", ["--", "--type", "short"], "unknown type 'short'"),
+    Mistake("order-unknown", ["--", "--order", "backwards"], "unknown order 'backwards'"),
+    Mistake("buffer-zero", ["--", "--buffer-size", "0"], "must be larger than zero"),
+    Mistake("buffer-beyond-an-array", ["--", "--buffer-size", "3GiB"], "is too large"),
+    Mistake("calibrate-rate-zero", ["--", "--calibrate-rate", "0"], "must be larger than zero"),
+    Mistake("seed-not-a-number", ["--", "--seed", "x"], "Invalid value for option '--seed'"),
+    Mistake("unknown-runner-option", ["--", "--no-such-option"], "Unknown option: '--no-such-option'"),
+    Mistake("reorder-one-rank", ["--", *RUN, "-C"], "-C reads another rank's block: it needs at least 2 ranks", ranks=1),
+    # What the runner would touch.
+    Mistake("file-empty-name", ["--", *RUN, "-o", ""], "-o: the file name is empty"),
+    Mistake("file-root", ["--", *RUN, "-o", "/"], "-o / ends with '/': name a file, not a directory"),
+    Mistake("file-trailing-slash", ["--", *RUN, "-F", "-o", "{dir}/adir/"], "ends with '/': name a file",
+            setup=make_dir("adir")),
+    Mistake("file-is-a-directory", ["--", *RUN, "-o", "{dir}/adir"], "{dir}/adir is a directory", setup=make_dir("adir")),
+    Mistake("file-exists", ["--", *RUN, "-o", "{dir}/precious.dat"], "exists; pass --overwrite",
+            setup=make_file("precious.dat")),
+    Mistake("file-dangling-link", ["--", *RUN, "-o", "{dir}/link.dat"], "is a symbolic link to {dir}/gone.dat, which does not exist",
+            setup=make_link("link.dat", "gone.dat")),
+    Mistake("file-in-unwritable-directory", ["--", *RUN, "-o", "/proc/self/jiobench.dat"], "cannot write in directory /proc/self"),
+    Mistake("file-in-missing-directory", ["--", *RUN, "-o", "/nonexistent-dir/jiobench.dat"], "directory /nonexistent-dir does not exist"),
+    Mistake("read-missing-file", ["--", *RUN, "-r", "-o", "{dir}/missing.dat"], "does not exist: nothing to read"),
+    Mistake("read-a-directory", ["--", *RUN, "-r", "-o", "{dir}/adir"], "{dir}/adir is a directory", setup=make_dir("adir")),
+    Mistake("read-a-fifo", ["--", *RUN, "-r", "-o", "{dir}/fifo"], "is not a regular file (a device, FIFO or socket)",
+            setup=make_fifo("fifo")),
+    Mistake("read-a-device", ["--", *RUN, "-r", "-o", "/dev/null"], "/dev/null is not a regular file"),
+    Mistake("read-a-small-file", ["--", *RUN, "-r", "-o", "{dir}/small.dat"], "holds 100 bytes but the plan reads",
+            setup=make_file("small.dat")),
+    Mistake("results-is-a-file", ["--", *RUN, "--results", "{dir}/results.txt"], "--results {dir}/results.txt is not a directory",
+            setup=make_file("results.txt")),
+    Mistake("results-cannot-be-written", ["--", *RUN, "--results", "/proc/self/results"], "--results /proc/self/results: cannot write there"),
+]
+
+
+def snapshot(directory: Path) -> list[tuple]:
+    return sorted((str(p.relative_to(directory)), p.is_dir() or p.is_fifo() or p.stat().st_size)
+                  for p in directory.rglob("*") if not p.is_symlink())
+
+
+def run_jiobench(args: list[str], ranks: int, cwd: Path) -> subprocess.CompletedProcess:
+    if "-n" not in args[:args.index("--") if "--" in args else len(args)]:
+        args = ["-n", str(ranks), *args]
+    encoded = [os.fsencode(arg) for arg in args]
+    return subprocess.run([os.fsencode(str(JIOBENCH)), b"run", *encoded], capture_output=True, timeout=120, cwd=cwd)
+
+
+@pytest.mark.parametrize("mistake", MISTAKES, ids=[m.id for m in MISTAKES])
+def test_a_mistake_is_one_line_and_exit_two_and_changes_nothing(tmp_path, mistake):
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    if mistake.setup:
+        mistake.setup(scratch)
+    args = [arg.replace("{dir}", str(scratch)) for arg in mistake.args]
+    if "--" in args and not any(arg in ("-o", "--file") for arg in args):
+        args += ["-o", str(scratch / "f.dat")]
+    before = snapshot(scratch)
+    done = run_jiobench(args, mistake.ranks, scratch)
+    stderr = done.stderr.decode("utf-8", "replace")
+    assert done.returncode == 2, f"exit {done.returncode}\n{stderr}"
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr
+    assert lines[0].startswith("jiobench: error: ") and mistake.words.replace("{dir}", str(scratch)) in lines[0], lines[0]
+    assert not any(trace in stderr for trace in TRACES), stderr
+    assert snapshot(scratch) == before, "a refused run creates and changes nothing"
+
+
+def test_the_form_help_shows_for_jvm_args_is_accepted(jiobench, tmp_path):
+    done = subprocess.run([str(JIOBENCH), "run", "-n", "1", "--jvm-args", "-Xmx256m", "--", "-a", "calibrate", "-b", "1MiB",
+                           "-t", "1MiB", "--results", str(tmp_path / "results")], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "-Xmx256m" in done.stdout or (tmp_path / "results").iterdir()
+
+
+@pytest.fixture
+def small_filesystem(tmp_path):
+    """A 40 MiB tmpfs: what a plan larger than the free space meets."""
+    mount = tmp_path / "small"
+    mount.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=40m", "tmpfs", str(mount)], check=True)
+    yield mount
+    subprocess.run(["umount", "-l", str(mount)], check=True)
+
+
+def test_a_plan_larger_than_the_free_space_is_refused_before_anything_is_written(small_filesystem):
+    done = subprocess.run([str(JIOBENCH), "run", "-n", "2", "--", "-a", "raw-bytes", "-b", "1GiB", "-t", "4MiB",
+                           "-o", str(small_filesystem / "f.dat"), "--results", str(small_filesystem / "results")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().count("\n") == 0 and "the plan writes 2GiB but" in done.stderr, done.stderr
+    assert not (small_filesystem / "f.dat").exists(), "no sparse file left to block the rerun"

@@ -1,0 +1,248 @@
+"""Faults with real processes: signals, a killed JVM, a killed mpirun, a full file system, a
+full results directory, two runs on one file, a file truncated or removed under the run. Each
+ends with the exit code and the message a user needs (rank and phase named), leaves no process
+of the run behind, and keeps the phases completed before in the run file."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import JIOBENCH
+
+
+class Job:
+    """`jiobench run` in the background, its output read as it comes, its processes known."""
+
+    def __init__(self, tmp_path: Path, *args: str, ranks: int = 2, results: Path = None):
+        self.results = results or tmp_path / "results"
+        self.process = subprocess.Popen([str(JIOBENCH), "run", "-n", str(ranks), "--", *args,
+                                         "--results", str(self.results)], cwd=tmp_path, text=True,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.lines: list[str] = []
+        self.reader = threading.Thread(target=lambda: self.lines.extend(self.process.stdout), daemon=True)
+        self.reader.start()
+        self.seen: set[int] = set()
+
+    def wait_for(self, text: str, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while not any(text in line for line in self.lines):
+            assert self.process.poll() is None, f"ended before '{text}': {self.process.stderr.read()}"
+            assert time.monotonic() < deadline, f"no '{text}' in {self.lines}"
+            time.sleep(0.05)
+        self.note_members()
+
+    def members(self) -> list[int]:
+        """Processes of the run: jiobench run's child (the MPI launcher) and everything in its session."""
+        children = subprocess.run(["ps", "-o", "pid=", "--ppid", str(self.process.pid)], capture_output=True,
+                                  text=True).stdout.split()
+        found = []
+        for child in children:
+            found += subprocess.run(["ps", "-o", "pid=", "--sid", child], capture_output=True,
+                                    text=True).stdout.split()
+        return [int(pid) for pid in found]
+
+    def note_members(self) -> None:
+        self.seen.update(self.members())
+
+    def jvms(self) -> list[int]:
+        return [pid for pid in self.members()
+                if Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].endswith(b"java")]
+
+    def finish(self, timeout: float = 60) -> tuple[int, str, float]:
+        started = time.monotonic()
+        self.process.wait(timeout=timeout)
+        self.reader.join(timeout=5)
+        return self.process.returncode, self.process.stderr.read(), time.monotonic() - started
+
+    def assert_nothing_left(self) -> None:
+        alive = [pid for pid in self.seen if Path(f"/proc/{pid}").exists()
+                 and "Z" not in Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]]
+        assert not alive, f"left running: {alive}"
+
+    def run_file(self) -> dict:
+        (path,) = self.results.glob("*.json")
+        return json.loads(path.read_text())
+
+
+SLOW = ["-a", "raw-bytes,data-stream", "-b", "16MiB", "-t", "1MiB", "-i", "1"]
+RAW_BYTES_DONE = "raw-bytes              read  fork 1 rep 1"
+DATA_STREAM_WRITE = "data-stream write fork 1 rep 0 (warm-up)"
+
+
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGINT"])
+def test_a_signal_stops_every_rank_and_keeps_the_completed_phases(tmp_path, name):
+    job = Job(tmp_path, *SLOW, "-o", str(tmp_path / "f.dat"))
+    job.wait_for(RAW_BYTES_DONE)
+    time.sleep(3)  # data-stream's JVMs started and in their first phase
+    job.note_members()
+    assert len(job.jvms()) == 2
+    job.process.send_signal(signal.Signals[name])
+    code, stderr, seconds = job.finish()
+    assert code == 128 + signal.Signals[name], stderr
+    assert seconds < 10, f"stopped after {seconds:.1f} s"
+    assert f"stopped by {name} during {DATA_STREAM_WRITE}; the run file keeps the 4 phases completed before" \
+        in stderr, stderr
+    run = job.run_file()
+    assert run["incomplete"]["reason"] == "stopped" and run["incomplete"]["signal"] == name
+    assert [(p["approach"], p["op"]) for p in run["phases"]] == [("raw-bytes", "write"), ("raw-bytes", "read")] * 2
+    assert not (tmp_path / "f.dat").exists(), "the file the run created is removed"
+    job.assert_nothing_left()
+
+
+def test_a_killed_jvm_ends_the_run_naming_its_rank_and_phase(tmp_path):
+    job = Job(tmp_path, *SLOW, "-D", "3", "-o", str(tmp_path / "f.dat"))
+    job.wait_for(RAW_BYTES_DONE)
+    time.sleep(3)  # data-stream's JVMs started and in their first phase
+    job.note_members()
+    victim = job.jvms()[-1]
+    rank = int(dict(item.split("=", 1) for item in Path(f"/proc/{victim}/environ").read_bytes().decode().split("\0")
+                    if "=" in item)["JIOBENCH_CONTROL"].split(",")[0])
+    os.kill(victim, signal.SIGKILL)
+    code, stderr, _ = job.finish()
+    assert code == 1, stderr
+    assert f"rank {rank} failed during {DATA_STREAM_WRITE}: the JVM was killed by SIGKILL" in stderr, stderr
+    run = job.run_file()
+    assert run["incomplete"] == {"reason": "failed", "signal": None, "rank": rank, "phase": DATA_STREAM_WRITE,
+                                 "when": "during", "message": "the JVM was killed by SIGKILL"}
+    assert len(run["phases"]) == 4
+    assert not (tmp_path / "f.dat").exists()
+    job.assert_nothing_left()
+
+
+def test_a_killed_mpirun_leaves_the_ranks_to_end_the_run_on_their_own(tmp_path):
+    job = Job(tmp_path, *SLOW, "-o", str(tmp_path / "f.dat"))
+    job.wait_for(RAW_BYTES_DONE)
+    time.sleep(3)  # data-stream's JVMs started and in their first phase
+    job.note_members()
+    (mpirun,) = [int(pid) for pid in subprocess.run(["ps", "-o", "pid=", "--ppid", str(job.process.pid)],
+                                                    capture_output=True, text=True).stdout.split()]
+    os.kill(mpirun, signal.SIGKILL)
+    code, stderr, _ = job.finish()
+    assert code == 128 + signal.SIGKILL and "mpirun was killed by SIGKILL" in stderr, stderr
+    run = job.run_file()
+    assert run["incomplete"]["message"] == "the MPI launcher ended before the run did" and len(run["phases"]) == 4
+    assert not (tmp_path / "f.dat").exists()
+    job.assert_nothing_left()
+
+
+@pytest.fixture
+def tmpfs(tmp_path):
+    """Small tmpfs mounts, unmounted at the end whatever happened."""
+    mounts = []
+
+    def mount(name: str, size: str) -> Path:
+        point = tmp_path / name
+        point.mkdir()
+        subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(point)], check=True)
+        mounts.append(point)
+        return point
+
+    yield mount
+    for point in mounts:
+        subprocess.run(["umount", "-l", str(point)], check=False)
+
+
+def fill(directory: Path) -> None:
+    """Writes into the directory until its file system is full."""
+    with open(directory / "filler", "wb") as filler:
+        try:
+            while True:
+                filler.write(b"\0" * (1 << 20))
+                filler.flush()
+        except OSError:
+            pass
+
+
+CALIBRATE_FIRST = ["-a", "calibrate,raw-bytes", "--calibrate-rate", "16MiB", "-b", "16MiB", "-t", "1MiB", "-i", "1"]
+
+
+def test_a_full_file_system_mid_run_fails_the_phase_and_keeps_the_ones_before(tmp_path, tmpfs):
+    small = tmpfs("small", "48m")
+    job = Job(tmp_path, *CALIBRATE_FIRST, "-o", str(small / "f.dat"))
+    job.wait_for("calibrate              write fork 1 rep 0")
+    fill(small)
+    code, stderr, _ = job.finish()
+    assert code == 1, stderr
+    assert "failed during raw-bytes write fork 1 rep 0 (warm-up): " in stderr and "No space left on device" in stderr, \
+        stderr
+    run = job.run_file()
+    assert run["incomplete"]["reason"] == "failed" and "No space left on device" in run["incomplete"]["message"]
+    assert {p["approach"] for p in run["phases"]} == {"calibrate"} and len(run["phases"]) == 4
+    assert not (small / "f.dat").exists()
+    job.assert_nothing_left()
+
+
+def test_a_full_results_directory_puts_the_run_file_elsewhere_and_says_where(tmp_path, tmpfs):
+    results = tmpfs("results", "1m")
+    job = Job(tmp_path, "-a", "calibrate", "-b", "4MiB", "-t", "1MiB", "--calibrate-rate", "4MiB", "-i", "1",
+              results=results)
+    job.wait_for("calibrate              write fork 1 rep 0")
+    fill(results)
+    code, stderr, _ = job.finish()
+    assert code == 1, stderr
+    line = next(line for line in stderr.splitlines() if "cannot write the run file" in line)
+    assert f"cannot write the run file in {results} (No space left on device): written to {tempfile.gettempdir()}/" \
+        in line, stderr
+    written = Path(line.rsplit("written to ", 1)[1])
+    try:
+        run = json.loads(written.read_text())
+        assert run["incomplete"] is None and len(run["phases"]) == 4
+    finally:
+        written.unlink()
+        written.with_suffix(".ranks.csv").unlink(missing_ok=True)
+    job.assert_nothing_left()
+
+
+def test_of_two_runs_started_on_one_file_only_one_writes_it(tmp_path):
+    target = tmp_path / "f.dat"
+    jobs = [Job(tmp_path / str(n), "-a", "raw-bytes", "-b", "4MiB", "-t", "1MiB", "--verify", "--keep",
+                "-o", str(target)) for n in (1, 2) if (tmp_path / str(n)).mkdir() is None]
+    outcomes = sorted(job.finish()[:2] for job in jobs)
+    assert [code for code, _ in outcomes] == [0, 2], outcomes
+    refusal = outcomes[1][1].strip().splitlines()
+    assert len(refusal) == 1 and ("exists; pass --overwrite" in refusal[0]
+                                  or "was created by someone else just now" in refusal[0]), refusal
+    winner = next(job for job in jobs if job.process.returncode == 0)
+    assert all(p["verified"] is True for p in winner.run_file()["phases"])
+
+
+@pytest.fixture
+def written_file(tmp_path) -> Path:
+    target = tmp_path / "data.dat"
+    done = subprocess.run([str(JIOBENCH), "run", "-n", "2", "--", "-a", "raw-bytes", "-w", "--keep", "-b", "16MiB",
+                           "-t", "1MiB", "--warmup", "0", "-o", str(target), "--results", str(tmp_path / "setup")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return target
+
+
+@pytest.mark.parametrize("change, forks, words", [
+    ("truncate", "1", "failed during raw-bytes read fork 1 rep 0 (warm-up): {file}: EOFException"),
+    ("remove", "1", "failed during the start of raw-bytes fork 1: {file} was removed while the run went on"),
+    ("remove", "0", "failed after "),
+    ("remove", "0", "{file} was removed or replaced while the run went on (found before "),
+])
+def test_a_file_changed_under_the_run_is_named_and_never_recreated(tmp_path, written_file, change, forks, words):
+    job = Job(tmp_path, *CALIBRATE_FIRST, "-r", "--forks", forks, "-o", str(written_file))
+    job.wait_for("calibrate              read  fork")
+    if change == "truncate":
+        os.truncate(written_file, 1 << 20)
+    else:
+        written_file.unlink()
+    code, stderr, _ = job.finish()
+    assert code == 1, stderr
+    assert words.format(file=written_file) in stderr, stderr
+    run = job.run_file()
+    assert run["incomplete"]["reason"] == "failed"
+    # Forks apart, the change lands in calibrate's JVM; in one JVM, raw-bytes may have read once before it.
+    assert {p["approach"] for p in run["phases"]} == {"calibrate"} if forks == "1" else run["phases"]
+    assert written_file.exists() == (change == "truncate"), "a run never creates (nor removes) the user's file"
+    job.assert_nothing_left()
