@@ -27,7 +27,7 @@ from typing import Optional
 
 from mpi4py import MPI
 
-from . import collect, runfile
+from . import collect, filesystems, runfile
 from .mpi import EXIT_CODE_MARKER, RANK_OVERHEAD_BYTES
 
 # Polling keeps a waiting launcher off the CPU its JVM (or another rank's) is measuring with;
@@ -512,13 +512,14 @@ class Rank:
 
     def context(self, ready: dict, hosts: list[str], per_host: dict) -> dict:
         parameters = ready["parameters"]
-        warnings = []
+        environment = dict(ready["environment"], filesystem=filesystems.describe(ready["environment"]["filesystem"]))
+        warnings = filesystems.warnings(environment["filesystem"], parameters)
         if parameters.get("reorder") and len(per_host) == 1:
             warnings.append("-C on one node: each rank reads its neighbour's block, which this node's page "
                             "cache may still hold")
         return {
             "parameters": parameters,
-            "environment": ready["environment"],
+            "environment": environment,
             "hosts": hosts,
             "ranks_per_host": per_host,
             "ranks": self.size,

@@ -7,8 +7,6 @@ import errno
 import json
 import os
 import secrets
-import shutil
-import subprocess
 from typing import Optional
 
 from . import reduce
@@ -36,22 +34,9 @@ def phases_of(per_rank: list[dict]) -> list[dict]:
     return [reduce.reduce_phase(records) for records in by_phase.values()]
 
 
-def lustre_striping(directory: str) -> Optional[str]:
-    """What `lfs getstripe` says of the directory, where Lustre's tools are installed."""
-    if shutil.which("lfs") is None:
-        return None
-    try:
-        result = subprocess.run(["lfs", "getstripe", "-d", directory], capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return result.stdout.strip() or None
-
-
 def build(context: dict, per_rank: list[dict], incomplete: Optional[dict] = None) -> dict:
     """The run file's content; `incomplete` says what ended a run before all its phases ran."""
     jvm_side = context["environment"]
-    filesystem = dict(jvm_side["filesystem"])
-    filesystem["striping"] = lustre_striping(filesystem["path"]) if filesystem.get("type") == "lustre" else None
     phases = phases_of(per_rank)
     return {
         "schema": SCHEMA,
@@ -70,7 +55,7 @@ def build(context: dict, per_rank: list[dict], incomplete: Optional[dict] = None
             "jvm": jvm_side["jvm"],
             "mpi": context["mpi"],
             "os": jvm_side["os"],
-            "filesystem": filesystem,
+            "filesystem": jvm_side["filesystem"],
             "slurm": context.get("slurm"),
         },
         "phases": phases,

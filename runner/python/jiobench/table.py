@@ -6,7 +6,8 @@ from typing import Mapping, Optional, Sequence
 from .reduce import SHORT_PHASE_S
 
 
-def _size(n: int) -> str:
+def size_text(n: int) -> str:
+    """The shortest exact binary form: 1048576 → 1MiB."""
     for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
         if n < 1024 or n % 1024:
             return f"{n}{unit}"
@@ -29,6 +30,13 @@ def _marks(row: Mapping) -> str:
     return " ".join(marks)
 
 
+def _layout_text(layout: Optional[Mapping]) -> str:
+    if not layout:
+        return ""
+    sharding = f", shards of {size_text(layout['shard_block_size'])}" if layout.get("shard") else ", not sharded"
+    return f" ({layout['type'].lower()} volume {layout['volume']} of {layout['bricks']} bricks{sharding})"
+
+
 def repetitions_text(p: Mapping) -> str:
     """How the repetitions were run: forks, warm-up and measured repetitions."""
     forks = p.get("forks", 0)
@@ -42,12 +50,13 @@ def run_header(context: Mapping) -> str:
     env = context["environment"]
     hosts = ", ".join(f"{host} x{count}" for host, count in context["ranks_per_host"].items())
     target = "no file (calibration only)" if p["approaches"] == ["calibrate"] else (
-        f"{p['file']}{' (file per process)' if p['file_per_process'] else ''} on {env['filesystem']['type']}")
+        f"{p['file']}{' (file per process)' if p['file_per_process'] else ''} on {env['filesystem']['type']}"
+        + _layout_text(env["filesystem"].get("layout")))
     return "\n".join([
         f"jiobench: {context['ranks']} ranks via {context['launcher']} on {hosts}; "
         f"{env['jvm']['name']} {env['jvm']['version']}",
         f"  file {target}",
-        f"  block {_size(p['block_size'])} x {p['segments']} segment(s), transfer {_size(p['transfer_size'])}, "
+        f"  block {size_text(p['block_size'])} x {p['segments']} segment(s), transfer {size_text(p['transfer_size'])}, "
         f"{p['type']}, {p['order']}"
         + (", fsync" if p["fsync"] else "") + (", reorder" if p["reorder"] else "")
         + (f", deadline {p['deadline_s']}s" if p["deadline_s"] else "")

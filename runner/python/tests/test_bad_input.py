@@ -54,7 +54,7 @@ MISTAKES = [
     Mistake("ranks-zero", ["-n", "0", "--", *RUN], "-n must be at least 1"),
     Mistake("ranks-negative", ["-n", "-3", "--", *RUN], "-n must be at least 1"),
     Mistake("ranks-not-a-number", ["-n", "x", "--", *RUN], "argument -n/--ranks: invalid int value"),
-    Mistake("ranks-beyond-the-node", ["-n", "100000", "--", *RUN], "-n 100000: every rank is a launcher and a JVM"),
+    Mistake("ranks-beyond-the-node", ["-n", "1000", "--", *RUN], "-n 1000: every rank is a launcher and a JVM"),
     Mistake("unknown-launcher", ["--launcher", "foo", "--", *RUN], "invalid choice: 'foo'"),
     Mistake("unknown-launcher-option", ["--frobnicate", "--", *RUN], "unrecognized arguments: --frobnicate"),
     Mistake("jvm-args-unclosed-quote", ["--jvm-args", "-Xmx1g '-Dx", "--", *RUN], "--jvm-args \"-Xmx1g '-Dx\": No closing"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import uuid
@@ -67,9 +68,9 @@ def volume():
         shutil.rmtree(directory, ignore_errors=True)
 
 
-def jiobench_on(results: Path, *args: str) -> dict:
-    completed = subprocess.run([str(JIOBENCH), "run", "-n", "2", "--", *args, "--results", str(results)],
-                               capture_output=True, text=True, timeout=120, cwd=results.parent)
+def jiobench_on(results: Path, *args: str, ranks: int = 2) -> dict:
+    completed = subprocess.run([str(JIOBENCH), "run", "-n", str(ranks), "--", *args, "--results", str(results)],
+                               capture_output=True, text=True, timeout=240, cwd=results.parent)
     assert completed.returncode == 0, completed.stdout + completed.stderr
     return json.loads(Path(completed.stdout.strip().splitlines()[-1]).read_text())
 
@@ -99,32 +100,48 @@ def test_a_second_start_is_refused_with_one_line(volume):
     assert len(second.stderr.strip().splitlines()) == 1 and "already runs" in second.stderr, second.stderr
 
 
-def test_a_shared_file_is_striped_as_shards_over_several_bricks(volume, tmp_path):
+def test_a_shared_file_is_striped_as_shards_over_every_brick(volume, tmp_path):
     directory, mount = volume
     target = mount / "striped.dat"
-    run = jiobench_on(tmp_path / "results", "-a", "raw-bytes,c-posix", "-b", "16MiB", "-t", "4MiB",
-                      "--verify", "--keep", "-o", str(target))
+    run = jiobench_on(tmp_path / "results", "-a", "raw-bytes,c-posix", "-b", "128MiB", "-t", "4MiB",
+                      "--warmup", "0", "--verify", "--keep", "-o", str(target))
     assert all(p["verified"] is True for p in run["phases"]), run["phases"]
-    assert target.stat().st_size == 32 << 20
-    # The first 4 MiB stay in the base file; each further 4 MiB is a shard named <gfid>.<index>.
-    base = next((directory / "bricks").glob("*/striped.dat"))  # on the one brick its name hashes to
+    assert target.stat().st_size == 256 << 20
+    # The first 4 MiB stay in the base file; each further 4 MiB is a shard named <gfid>.<index>,
+    # on the brick its name hashes to: 63 shards over 4 bricks leave none empty.
+    base = next((directory / "bricks").glob("*/striped.dat"))
     gfid = uuid.UUID(bytes=os.getxattr(base, "trusted.gfid"))
     shards = {brick.name: sorted(path.name for path in (brick / ".shard").glob(f"{gfid}.*"))
               for brick in sorted((directory / "bricks").iterdir())}
     indices = sorted(int(name.rsplit(".", 1)[1]) for names in shards.values() for name in names)
-    assert indices == list(range(1, 8)), shards
-    assert sum(1 for names in shards.values() if names) > 1, shards
+    assert indices == list(range(1, 64)), shards
+    assert all(shards.values()), {brick: len(names) for brick, names in shards.items()}
     target.unlink()
 
 
-@pytest.mark.parametrize("layout", [[], ["-F"]], ids=["shared-file", "file-per-process"])
-def test_every_approach_verifies_on_the_volume_and_calibrate_keeps_its_rate(volume, tmp_path, layout):
+def test_the_run_file_records_the_volume_and_warns_of_blocks_that_straddle_shards(volume, tmp_path):
     _, mount = volume
-    rate_mib = 16  # 4 MiB at 16 MiB/s: a quarter of a second per phase, long next to a FUSE open
-    # data-stream writes at 10 KiB/s per rank here (a FUSE round trip per int) and its deadline is
-    # checked between transfers: a 1 MiB transfer would take a minute and a half, 16 KiB takes one.
-    run = jiobench_on(tmp_path / "results", "-a", "all", *layout, "-b", "4MiB", "-t", "16KiB", "-D", "1",
-                      "--verify", "--calibrate-rate", f"{rate_mib}MiB", "-o", str(mount / "all.dat"))
+    run = jiobench_on(tmp_path / "results", "-a", "raw-bytes", "-b", "6MiB", "-t", "2MiB", "--drop-cache",
+                      "-o", str(mount / "layout.dat"))
+    layout = run["environment"]["filesystem"]["layout"]
+    assert (layout["bricks"], layout["shard"], layout["shard_block_size"], layout["type"]) == (BRICKS, True, 4 << 20,
+                                                                                               "Distribute")
+    assert run["warnings"] == [
+        "block size 6MiB is not a multiple of the volume's 4MiB shards: neighbouring ranks write into the same shard "
+        "and wait for each other's locks",
+        "--drop-cache empties this node's cache of the fuse.glusterfs file; its servers may still answer reads from "
+        "their own memory"]
+
+
+@pytest.mark.parametrize("ranks, layout", [(2, []), (4, ["-F"])], ids=["2-shared-file", "4-file-per-process"])
+def test_every_approach_verifies_on_the_volume_and_calibrate_keeps_its_rate(volume, tmp_path, ranks, layout):
+    _, mount = volume
+    rate_mib = 4  # 4 MiB at 4 MiB/s: a second per phase, long next to a FUSE open and the ranks' skew
+    # data-stream writes at 10 KiB/s per rank here (a FUSE round trip per int): the deadline ends
+    # its phases inside a transfer.
+    run = jiobench_on(tmp_path / "results", "-a", "all", *layout, "-b", "4MiB", "-t", "1MiB", "-D", "1",
+                      "--warmup", "0", "--verify", "--calibrate-rate", f"{rate_mib}MiB", "-o", str(mount / "all.dat"),
+                      ranks=ranks)
     assert run["environment"]["filesystem"]["type"] == "fuse.glusterfs"
     data_phases = [p for p in run["phases"] if p["approach"] != "calibrate"]
     assert {p["approach"] for p in data_phases} >= {"raw-bytes", "bulk-jni", "c-posix", "data-stream"}
@@ -132,7 +149,7 @@ def test_every_approach_verifies_on_the_volume_and_calibrate_keeps_its_rate(volu
     calibrate = [row for row in run["summary"] if row["approach"] == "calibrate"]
     assert len(calibrate) == 2
     for row in calibrate:
-        assert row["bw_mib_s"]["mean"] == pytest.approx(2 * rate_mib, rel=0.02), row
+        assert row["bw_mib_s"]["mean"] == pytest.approx(ranks * rate_mib, rel=0.02), row
     assert list(mount.glob("all.dat*")) == [], "the run removes the files it created"
 
 
@@ -182,3 +199,29 @@ def test_a_usage_mistake_is_one_line_and_exit_2(tmp_path, args):
     assert wrong.returncode == 2
     assert len(wrong.stderr.strip().splitlines()) == 1, wrong.stderr
     assert not directory.exists(), "nothing is created before the arguments are understood"
+
+
+def test_a_brick_killed_mid_run_fails_the_phase_and_keeps_the_ones_before(tmp_path):
+    """A volume of its own: this one loses a server."""
+    directory = tmp_path / "volume"
+    started = volume_script("start", str(directory))
+    assert started.returncode == 0, started.stderr
+    try:
+        mount = directory / "mnt"
+        job = subprocess.Popen([str(JIOBENCH), "run", "-n", "2", "--", "-a", "calibrate,raw-bytes",
+                                "--calibrate-rate", "16MiB", "-b", "32MiB", "-t", "4MiB", "--warmup", "0",
+                                "-o", str(mount / "f.dat"), "--results", str(tmp_path / "results")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+        first = job.stdout.readline()  # the header: every rank is up and calibrate runs for 4 s
+        assert first.startswith("jiobench: 2 ranks"), first
+        status = volume_script("status", str(directory)).stdout
+        brick = next(int(line.rsplit(" ", 1)[1]) for line in status.splitlines() if "brick" in line and " pid " in line)
+        os.kill(brick, signal.SIGKILL)
+        out, err = job.communicate(timeout=180)
+        assert job.returncode == 1, out + err
+        assert "failed during raw-bytes write fork 1 rep 0" in err, err
+        run = json.loads(next((tmp_path / "results").glob("*.json")).read_text())
+        assert run["incomplete"]["reason"] == "failed" and run["incomplete"]["phase"].startswith("raw-bytes write")
+        assert [p["approach"] for p in run["phases"]] == ["calibrate", "calibrate"]
+    finally:
+        volume_script("stop", str(directory))
