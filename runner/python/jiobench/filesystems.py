@@ -3,6 +3,7 @@
 settings that layout or that kind of file system changes the meaning of."""
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -72,22 +73,31 @@ def gluster_layout(device: str) -> Optional[dict]:
     }
 
 
-def lustre_striping(directory: str) -> Optional[str]:
-    """What `lfs getstripe` says of the directory, where Lustre's tools are installed."""
-    text = _run(["lfs", "getstripe", "-d", directory])
-    return text.strip() or None if text is not None else None
+def lustre_layout(target: str) -> Optional[dict]:
+    """What `lfs getstripe` says of the test file (of its directory, while there is no file):
+    its stripe count and size, and the whole text."""
+    text = _run(["lfs", "getstripe", target] if os.path.exists(target) else
+                ["lfs", "getstripe", "-d", os.path.dirname(target)])
+    if not text or not text.strip():
+        return None
+    fields = dict(re.findall(r"(?:lmm_)?(stripe_count|stripe_size):\s*(-?\d+)", text))
+    return {"stripe_count": int(fields["stripe_count"]) if "stripe_count" in fields else None,
+            "stripe_size": int(fields["stripe_size"]) if "stripe_size" in fields else None,
+            "getstripe": text.strip()}
 
 
-def describe(filesystem: dict) -> dict:
-    """The run file's `environment.filesystem`, with the target's layout added where the file
-    system tells it."""
+def describe(filesystem: dict, target: str) -> dict:
+    """The run file's `environment.filesystem`, with the layout of the test file `target` added
+    where the file system tells it."""
     described = dict(filesystem)
     kind = filesystem.get("type") or ""
-    described["striping"] = lustre_striping(filesystem["path"]) if kind == "lustre" else None
     described["layout"] = None
-    if kind == "fuse.glusterfs":
+    if kind == "lustre":
+        described["layout"] = lustre_layout(target)
+    elif kind == "fuse.glusterfs":
         mount = mount_of(filesystem["path"])
         described["layout"] = gluster_layout(mount[0]) if mount else None
+    described["striping"] = (described["layout"] or {}).get("getstripe")
     return described
 
 
@@ -95,11 +105,15 @@ def warnings(filesystem: dict, parameters: dict) -> list[str]:
     """What the file system changes in what the run's numbers mean."""
     said = []
     layout = filesystem.get("layout") or {}
-    shard = layout.get("shard_block_size")
-    if shard and parameters["block_size"] % shard:
-        said.append(f"block size {size_text(parameters['block_size'])} is not a multiple of the volume's "
-                    f"{size_text(shard)} shards: neighbouring ranks write into the same shard and wait for each "
-                    "other's locks")
+    for key, piece in (("shard_block_size", "shards"), ("stripe_size", "stripes")):
+        size = layout.get(key)
+        if size and size > 0 and parameters["block_size"] % size:
+            said.append(f"block size {size_text(parameters['block_size'])} is not a multiple of the {size_text(size)} "
+                        f"{piece}: neighbouring ranks write into the same {piece[:-1]} and wait for each other's locks")
+    if parameters.get("stripe_ignore") and (parameters.get("stripe_count") or parameters.get("stripe_size")) \
+            and filesystem.get("type") != "lustre":
+        said.append(f"--stripe-count and --stripe-size ignored: {filesystem['path']} is on {filesystem.get('type')}, "
+                    "not Lustre")
     if parameters.get("drop_cache") and NETWORK_TYPES.match(filesystem.get("type") or ""):
         said.append(f"--drop-cache empties this node's cache of the {filesystem['type']} file; its servers may "
                     "still answer reads from their own memory")

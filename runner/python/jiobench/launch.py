@@ -28,7 +28,7 @@ from typing import Optional
 from mpi4py import MPI
 
 from . import collect, filesystems, runfile
-from .mpi import EXIT_CODE_MARKER, RANK_OVERHEAD_BYTES
+from .mpi import EXIT_CODE_MARKER, RANK_OVERHEAD_BYTES, reorder_shift
 
 # Polling keeps a waiting launcher off the CPU its JVM (or another rank's) is measuring with;
 # MPI's own blocking calls spin. 0.2 ms adds that much skew between the ranks' barrier exits.
@@ -151,9 +151,7 @@ class RankJvm:
 def describe_hosts(comm) -> tuple[list[str], dict[str, int], int]:
     """Hosts of all ranks, ranks per host, and the reorder shift: one node's worth of ranks."""
     hosts = comm.allgather(MPI.Get_processor_name())
-    per_host = dict(Counter(hosts))
-    shift = per_host[hosts[0]] if len(per_host) > 1 else 1
-    return hosts, per_host, shift
+    return hosts, dict(Counter(hosts)), reorder_shift(hosts)
 
 
 def available_memory() -> Optional[int]:
@@ -512,7 +510,9 @@ class Rank:
 
     def context(self, ready: dict, hosts: list[str], per_host: dict) -> dict:
         parameters = ready["parameters"]
-        environment = dict(ready["environment"], filesystem=filesystems.describe(ready["environment"]["filesystem"]))
+        target = parameters["file"] + (".00000000" if parameters["file_per_process"] else "")
+        environment = dict(ready["environment"],
+                           filesystem=filesystems.describe(ready["environment"]["filesystem"], target))
         warnings = filesystems.warnings(environment["filesystem"], parameters)
         if parameters.get("reorder") and len(per_host) == 1:
             warnings.append("-C on one node: each rank reads its neighbour's block, which this node's page "

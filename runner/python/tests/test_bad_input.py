@@ -104,6 +104,11 @@ MISTAKES = [
     Mistake("seed-not-a-number", ["--", "--seed", "x"], "Invalid value for option '--seed'"),
     Mistake("unknown-runner-option", ["--", "--no-such-option"], "Unknown option: '--no-such-option'"),
     Mistake("reorder-one-rank", ["--", *RUN, "-C"], "-C reads another rank's block: it needs at least 2 ranks", ranks=1),
+    Mistake("reorder-offset-without-reorder", ["--", *RUN, "-Q", "1"], "-Q sets how far -C looks: give -C too"),
+    Mistake("reorder-offset-beyond-the-ranks", ["--", *RUN, "-C", "-Q", "2"], "-Q 2 must be from 1 to the rank count"),
+    Mistake("stripes-off-lustre", ["--", *RUN, "--stripe-count", "4"], "set a Lustre layout, but {dir} is on ext4"),
+    Mistake("stripe-size-off-lustre-units", ["--", *RUN, "--stripe-size", "100KiB"], "is not a multiple of 64KiB"),
+    Mistake("stripe-count-below-minus-one", ["--", *RUN, "--stripe-count", "-2"], "--stripe-count must be -1"),
     # What the runner would touch.
     Mistake("file-empty-name", ["--", *RUN, "-o", ""], "-o: the file name is empty"),
     Mistake("file-root", ["--", *RUN, "-o", "/"], "-o / ends with '/': name a file, not a directory"),

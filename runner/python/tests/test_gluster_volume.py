@@ -127,8 +127,8 @@ def test_the_run_file_records_the_volume_and_warns_of_blocks_that_straddle_shard
     assert (layout["bricks"], layout["shard"], layout["shard_block_size"], layout["type"]) == (BRICKS, True, 4 << 20,
                                                                                                "Distribute")
     assert run["warnings"] == [
-        "block size 6MiB is not a multiple of the volume's 4MiB shards: neighbouring ranks write into the same shard "
-        "and wait for each other's locks",
+        "block size 6MiB is not a multiple of the 4MiB shards: neighbouring ranks write into the same shard and wait "
+        "for each other's locks",
         "--drop-cache empties this node's cache of the fuse.glusterfs file; its servers may still answer reads from "
         "their own memory"]
 

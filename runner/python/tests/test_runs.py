@@ -83,6 +83,16 @@ def test_four_ranks_three_segments_shuffled_all_verified(jiobench, tmp_path, lay
     assert files == ([f"f.dat.{r:08d}" for r in range(4)] if layout else ["f.dat"])
 
 
+def test_reorder_with_an_offset_reads_the_block_that_many_ranks_over(jiobench, tmp_path):
+    run = jiobench("-a", "raw-bytes", "-b", "256KiB", "-t", "64KiB", "-C", "-Q", "2", "--verify", "--warmup", "0",
+                   "-o", str(tmp_path / "f.dat"), ranks=4)
+    assert run.code == 0, run
+    assert run.file["parameters"]["reorder"] is True and run.file["parameters"]["reorder_offset"] == 2
+    assert all(p["verified"] is True for p in run.file["phases"]), "each rank read and checked another's block"
+    assert run.file["warnings"] == ["-C on one node: each rank reads its neighbour's block, which this node's page "
+                                    "cache may still hold"]
+
+
 def test_the_run_file_records_what_was_run(jiobench, tmp_path):
     run = jiobench("-a", "raw-bytes", "-b", "64KiB", "-t", "16KiB", "-i", "2", "--warmup", "0", "-e",
                    "--drop-cache", "--verify", "-o", str(tmp_path / "f.dat"))

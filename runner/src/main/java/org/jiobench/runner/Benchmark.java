@@ -43,9 +43,8 @@ final class Benchmark {
         this.targets = new Targets(settings, world.rank());
         BlockPlan writePlan = new BlockPlan(world.rank(), world.size(), settings.blockSize(), settings.transferSize(),
                 settings.segments(), settings.filePerProcess(), settings.order(), settings.seed());
-        this.readPlan = settings.reorder()
-                ? writePlan.forRank((world.rank() + world.reorderShift()) % world.size())
-                : writePlan;
+        int shift = settings.reorderOffset() > 0 ? settings.reorderOffset() : world.reorderShift();
+        this.readPlan = settings.reorder() ? writePlan.forRank((world.rank() + shift) % world.size()) : writePlan;
         this.writeOffsets = writePlan.fileOffsets();
         this.writeFirstElements = writePlan.firstElements(settings.type());
         this.readOffsets = readPlan.fileOffsets();

@@ -30,8 +30,8 @@ final class Environment {
         return environment;
     }
 
-    /** The type of the nearest existing directory's file system (ext4, xfs, lustre, ...). */
-    private static String filesystemType(Path directory) {
+    /** The type of the nearest existing directory's file system, as the mount table names it (ext4, lustre, ...). */
+    static String filesystemType(Path directory) {
         for (Path p = directory; p != null; p = p.getParent()) {
             if (Files.exists(p)) {
                 try {

@@ -91,6 +91,22 @@ final class RunCommand implements Callable<Integer> {
             description = "Read the block of the rank one node over, so a read does not find what this node wrote in its cache.")
     boolean reorder;
 
+    @Option(names = {"-Q", "--task-per-node-offset"}, defaultValue = "0", paramLabel = "N",
+            description = "With -C: read the block of the rank N ranks over (IOR's -Q; default: one node's ranks, as found).")
+    int reorderOffset;
+
+    @Option(names = "--stripe-count", defaultValue = "0", paramLabel = "N",
+            description = "Lustre: the shared file's stripe count (-1: every OST; 0: the directory's default).")
+    int stripeCount;
+
+    @Option(names = "--stripe-size", converter = Sizes.class, paramLabel = "SIZE",
+            description = "Lustre: the shared file's stripe size, a multiple of 64KiB (default: the directory's).")
+    Long stripeSize;
+
+    @Option(names = "--stripe-ignore",
+            description = "On a file system other than Lustre, run without striping instead of refusing the stripe options.")
+    boolean stripeIgnore;
+
     @Option(names = "--type", defaultValue = "int", paramLabel = "TYPE",
             description = "Element type of the array: int, long, float or double (default: ${DEFAULT-VALUE}).")
     String type;
@@ -169,14 +185,22 @@ final class RunCommand implements Callable<Integer> {
         require(deadline == 0 || deadline >= SHORTEST_DEADLINE_S && !Double.isInfinite(deadline),
                 "-D " + deadline + ": the deadline must be 0 (none) or at least " + SHORTEST_DEADLINE_S + " seconds");
         require(!reorder || world.size() > 1, "-C reads another rank's block: it needs at least 2 ranks");
+        require(reorderOffset == 0 || reorder, "-Q sets how far -C looks: give -C too");
+        require(reorderOffset == 0 || reorderOffset > 0 && reorderOffset < world.size(),
+                "-Q " + reorderOffset + " must be from 1 to the rank count less one (" + (world.size() - 1) + ")");
+        require(stripeCount >= -1, "--stripe-count must be -1 (every OST), 0 (the default) or more");
+        require(stripeSize == null || stripeSize % Striping.SIZE_UNIT == 0,
+                "--stripe-size " + (stripeSize == null ? "" : Sizes.format(stripeSize)) + " is not a multiple of 64KiB, "
+                + "as Lustre requires");
+        Striping striping = new Striping(stripeCount, stripeSize == null ? 0 : stripeSize, stripeIgnore);
         Path target = checkedFile();
         require((long) segments * (blockSize / transferSize) <= Integer.MAX_VALUE,
                 "too many transfers per rank: raise the transfer size");
         boolean neither = !write && !read;
         return new RunSettings(chosen, blockSize, transferSize, segments, filePerProcess, target,
                 write || neither, read || neither, repetitions, warmup, forks, fsync, dropCache, deadline, wearOut,
-                reorder, elementType, (int) bufferSize, transferOrder, verify, seed, keep, overwrite, results,
-                calibrateRate);
+                reorder, reorderOffset, striping, elementType, (int) bufferSize, transferOrder, verify, seed, keep,
+                overwrite, results, calibrateRate);
     }
 
     /** The file as a path, refusing names that cannot be one (empty, a directory by its trailing slash). */

@@ -28,6 +28,8 @@ record RunSettings(
         double deadlineSeconds,
         boolean wearOut,
         boolean reorder,
+        int reorderOffset,
+        Striping striping,
         ElementType type,
         int bufferSize,
         TransferOrder order,
@@ -45,8 +47,8 @@ record RunSettings(
     /** The same settings in one JVM for all approaches, where no launcher starts forks. */
     RunSettings withoutForks() {
         return new RunSettings(approaches, blockSize, transferSize, segments, filePerProcess, file, write, read,
-                repetitions, warmup, 0, fsync, dropCache, deadlineSeconds, wearOut, reorder, type, bufferSize, order,
-                verify, seed, keep, overwrite, results, calibrateRate);
+                repetitions, warmup, 0, fsync, dropCache, deadlineSeconds, wearOut, reorder, reorderOffset, striping,
+                type, bufferSize, order, verify, seed, keep, overwrite, results, calibrateRate);
     }
 
     /** Calibration alone touches no file, so a run of it alone needs none. */
@@ -73,6 +75,10 @@ record RunSettings(
         parameters.put("deadline_s", deadlineSeconds > 0 ? deadlineSeconds : null);
         parameters.put("wear_out", wearOut);
         parameters.put("reorder", reorder);
+        parameters.put("reorder_offset", reorderOffset > 0 ? reorderOffset : null);
+        parameters.put("stripe_count", striping.count() != 0 ? striping.count() : null);
+        parameters.put("stripe_size", striping.size() > 0 ? striping.size() : null);
+        parameters.put("stripe_ignore", striping.ignore());
         parameters.put("type", type.id());
         parameters.put("buffer_size", bufferSize);
         parameters.put("order", order.id());

@@ -63,7 +63,14 @@ final class Targets {
         }
         Path file = ownFile();
         checkWritable(file, extentWritten);
-        return ownsFile() && !Files.exists(file, LinkOption.NOFOLLOW_LINKS) ? create(file) : List.of();
+        boolean striped = settings.striping().appliesTo(Environment.filesystemType(file.toAbsolutePath().getParent()),
+                file.toAbsolutePath().getParent());
+        if (!ownsFile() || Files.exists(file, LinkOption.NOFOLLOW_LINKS)) return List.of();
+        if (striped) {
+            settings.striping().create(file);
+            return List.of(file);
+        }
+        return create(file);
     }
 
     /** Notes what the files are now, for {@link #checkUnchanged}; a later fork calls this at its start. */

@@ -1,0 +1,57 @@
+"""Layouts and warnings of the file systems jiobench meets; Lustre through a stand-in lfs (no
+Lustre runs here), GlusterFS for real in test_gluster_volume.py."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from conftest import HOME, JIOBENCH
+from jiobench import filesystems
+
+STAND_INS = HOME / "runner" / "src" / "test" / "stand-ins"
+
+
+@pytest.fixture
+def stand_in_lfs(monkeypatch, tmp_path):
+    record = tmp_path / "lfs-arguments"
+    monkeypatch.setenv("PATH", f"{STAND_INS}:{os.environ['PATH']}")
+    monkeypatch.setenv("LFS_RECORD", str(record))
+    return record
+
+
+def test_lustre_layout_is_lfs_getstripe_of_the_file_itself(stand_in_lfs, tmp_path):
+    target = tmp_path / "f.dat"
+    target.write_bytes(b"")
+    described = filesystems.describe({"path": str(tmp_path), "type": "lustre"}, str(target))
+    assert described["layout"]["stripe_count"] == 4 and described["layout"]["stripe_size"] == 1 << 20
+    assert described["striping"].startswith("lmm_stripe_count:  4")
+    assert stand_in_lfs.read_text() == f"getstripe {target}\n"
+
+
+def test_without_a_file_yet_lustre_layout_is_the_directorys(stand_in_lfs, tmp_path):
+    filesystems.describe({"path": str(tmp_path), "type": "lustre"}, str(tmp_path / "absent.dat"))
+    assert stand_in_lfs.read_text() == f"getstripe -d {tmp_path}\n"
+
+
+@pytest.mark.parametrize("block, warned", [(4 << 20, False), (3 << 20, False), (1536 << 10, True), (5 << 19, True)])
+def test_blocks_that_straddle_stripes_are_warned_of(block, warned):
+    said = filesystems.warnings({"path": "/lustre", "type": "lustre", "layout": {"stripe_size": 1 << 20}},
+                                {"block_size": block})
+    assert bool(said) == warned
+    if warned:
+        assert said[0].endswith("is not a multiple of the 1MiB stripes: neighbouring ranks write into the same "
+                                "stripe and wait for each other's locks")
+
+
+def test_other_file_systems_have_no_layout(tmp_path):
+    assert filesystems.describe({"path": str(tmp_path), "type": "ext4"}, str(tmp_path / "f"))["layout"] is None
+
+
+def test_stripe_options_on_ext4_run_unstriped_when_told_and_say_so(jiobench, tmp_path):
+    run = jiobench("-a", "raw-bytes", "-b", "1MiB", "-t", "256KiB", "--stripe-count", "4", "--stripe-size", "1MiB",
+                   "--stripe-ignore", "-o", str(tmp_path / "f.dat"))
+    assert run.code == 0, run
+    assert run.file["parameters"]["stripe_count"] == 4 and run.file["parameters"]["stripe_size"] == 1 << 20
+    warning = f"--stripe-count and --stripe-size ignored: {tmp_path} is on ext4, not Lustre"
+    assert run.file["warnings"] == [warning] and f"warning: {warning}" in run.stdout
