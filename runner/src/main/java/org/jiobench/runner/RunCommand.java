@@ -121,13 +121,24 @@ final class RunCommand implements Callable<Integer> {
             description = "Bytes per second per rank that the calibrate approach pretends to move (default: ${DEFAULT-VALUE}).")
     long calibrateRate;
 
+    @Option(names = "--dry-run",
+            description = "Check the options, print the parameters as the run file would record them (one JSON line) "
+                + "and exit; touch nothing.")
+    boolean dryRun;
+
     RunCommand(World world) {
         this.world = world;
     }
 
     @Override
     public Integer call() throws Exception {
-        return new Benchmark(validated(), world).run();
+        RunSettings settings = validated();
+        if (dryRun) {
+            spec.commandLine().getOut().println(Json.line(settings.describe()));
+            spec.commandLine().getOut().flush();
+            return 0;
+        }
+        return new Benchmark(settings, world).run();
     }
 
     /** Turns the options into settings, or names the first thing wrong with them. */

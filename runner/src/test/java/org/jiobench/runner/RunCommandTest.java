@@ -107,6 +107,19 @@ class RunCommandTest {
     }
 
     @Test
+    void aDryRunChecksTheOptionsAndTouchesNothing() {
+        Path file = dir.resolve("f.dat");
+        Path results = dir.resolve("results");
+        assertEquals(0, run("--dry-run", "-a", "raw-bytes", "-b", "8k", "-t", "4k", "-o", file.toString(),
+                "--results", results.toString()), errors());
+        assertFalse(Files.exists(file));
+        assertFalse(Files.exists(results));
+        assertEquals("", out.toString(StandardCharsets.UTF_8), "no phase ran");
+        assertEquals(2, run("--dry-run", "-b", "3MiB", "-t", "2MiB", "-o", file.toString()));
+        assertTrue(errors().contains("is not a multiple of transfer size"), errors());
+    }
+
+    @Test
     void readOnlyRunNeedsAFileLargeEnough() throws IOException {
         assertEquals(2, run("-r", "-o", dir.resolve("absent.dat").toString()));
         assertTrue(errors().contains("does not exist"), errors());
