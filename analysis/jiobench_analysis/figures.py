@@ -190,7 +190,7 @@ def _fixed_text(fixed: dict) -> str:
     parts = []
     for name, value in fixed.items():
         if name == "ranks":
-            parts.append(f"{value} ranks")
+            parts.append(plural(value, "rank"))
         elif name in X_AXES:
             parts.append(f"{X_NAMES[name]} {X_AXES[name][1](value)}")
         else:

@@ -221,13 +221,16 @@ def plan(options, dimensions: list[tuple[str, list[str]]]) -> tuple[list[dict], 
 
 # --- checks before anything runs --------------------------------------------------------------
 
+JVM_FAILS = "the JVM does not start"
+
+
 def runner_message(stderr: str) -> str:
     """The runner's one line without its prefix and its pointer to --help; else what the JVM said."""
     lines = [line.strip() for line in stderr.splitlines() if line.strip()]
     for line in lines:
         if line.startswith("jiobench: error: "):
             return line[len("jiobench: error: "):].removesuffix(" (see --help)")
-    return lines[0] if lines else "the runner exited without a word"
+    return f"{JVM_FAILS}: {lines[0]}" if lines else f"{JVM_FAILS}, and says nothing"
 
 
 def dry_run(point: dict) -> tuple[Optional[dict], Optional[str]]:
@@ -239,7 +242,7 @@ def dry_run(point: dict) -> tuple[Optional[dict], Optional[str]]:
     try:
         done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
     except OSError as problem:
-        return None, f"cannot start {java} ({problem.strerror})"
+        return None, f"{JVM_FAILS}: {java}: {problem.strerror}"
     if done.returncode != 0:
         return None, runner_message(done.stderr)
     try:
@@ -263,7 +266,8 @@ def check_points(points: list[dict]) -> None:
                 raise UsageError(f"--vary {name}: the runner has no option {name} (see 'jiobench run -- --help')")
         messages = {problem for _, _, problem in problems}
         if len(problems) == len(points) and len(messages) == 1:
-            raise UsageError(f"{messages.pop()} (see 'jiobench run -- --help')")
+            message = messages.pop()
+            raise UsageError(message if message.startswith(JVM_FAILS) else f"{message} (see 'jiobench run -- --help')")
         index, point, problem = problems[0]
         raise UsageError(f"point {index + 1} of {len(points)}, {point['id']} ({sweepfile.point_label(point)}): "
                          f"{problem}")
@@ -300,8 +304,13 @@ def allocation_job(manifest: dict, points: list[dict]) -> dict:
                        slurm_time(seconds(limit) * len(points)) if limit else None)
 
 
+REPORT_SECONDS = 600  # a report of hundreds of runs takes a minute; a short limit backfills soon
+
+
 def report_job(manifest: dict) -> dict:
-    return job_options(manifest, "report", 1, None, manifest["slurm"]["time"], whole=False)
+    limit = manifest["slurm"]["time"]
+    return job_options(manifest, "report", 1, None,
+                       slurm_time(min(seconds(limit), REPORT_SECONDS)) if limit else None, whole=False)
 
 
 def check_slurm(manifest: dict, points: list[dict], mode: str) -> None:
@@ -559,9 +568,13 @@ def refresh(directory: Path) -> dict:
                 point["state"], point["exit_code"] = updates[point["id"]]
         if report_update and latest.get("report") and latest["report"]["job_id"] == report["job_id"]:
             latest["report"].update(state=report_update["state"], exit_code=report_update["exit_code"])
-    if updates or report_update:
+    if not (updates or report_update):
+        return manifest
+    try:
         return sweepfile.update(directory, change)
-    return manifest
+    except OSError:  # a sweep someone else owns: its states are shown, not kept
+        change(manifest)
+        return manifest
 
 
 def run_file_text(directory: Path, point: dict) -> tuple[str, str]:

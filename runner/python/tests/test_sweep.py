@@ -210,7 +210,8 @@ def test_rendered_jobs_are_bash_and_name_no_path_the_user_did_not_give(tmp_path)
     (["--procs", "1,2,4", "--vary", "-t=1MiB,4MiB,3MiB,2MiB"],
      "point 3 of 12, p03-n1-t3MiB (1 proc, -t 3MiB): block size 4MiB is not a multiple of transfer size 3MiB"),
     (["--vary", "java=java,/no/such/java"],
-     "point 2 of 2, p2-n1-java-such (1 proc, java /no/such/java): cannot start /no/such/java"),
+     "point 2 of 2, p2-n1-java-such (1 proc, java /no/such/java): the JVM does not start: /no/such/java: "),
+    (["--jvm-args", "-Xfoo"], "the JVM does not start: Unrecognized option: -Xfoo"),
     (["--time", "soon"], "--time soon: not a Slurm time limit"),
     (["--", "--results", "elsewhere"], "--results: the sweep sets it itself"),
 ])
