@@ -496,7 +496,8 @@ def run_here(directory: Path, manifest: dict, points: list[dict]) -> int:
                 code = process.wait()
                 interrupted = True
         state = "CANCELLED" if interrupted else "COMPLETED" if code == 0 else "FAILED"
-        point.update(state=state, exit_code=str(code))
+        # A run killed by a signal reads as Slurm writes it: code:signal.
+        point.update(state=state, exit_code=str(code) if code >= 0 else f"0:{-code}")
         save_point(directory, point)
         print(f"  {index}/{len(points)} {point['id']:<{width(points)}}  {state:<9} "
               f"{time.monotonic() - started:6.1f} s  {sweepfile.point_label(point)}", flush=True)
