@@ -21,6 +21,12 @@ wait_for() {  # wait_for SECONDS COMMAND...: polls until the command succeeds
   done
 }
 
+gone() {  # the process has exited: it is no more, or a zombie that init has yet to collect
+  local state
+  state=$(ps -o stat= -p "$1") || return 0
+  [[ $state == Z* ]]
+}
+
 free_ports() {  # two TCP ports free now: clusters of several checkouts on one machine do not meet
   python3 -c 'import socket
 held = [socket.socket() for _ in range(2)]
@@ -91,7 +97,7 @@ stop() {
     [ -f "$pidfile" ] || continue
     pid=$(cat "$pidfile")
     kill "$pid" 2>/dev/null || true
-    wait_for 10 sh -c "! kill -0 $pid" || kill -9 "$pid" 2>/dev/null || true
+    wait_for 10 gone "$pid" || kill -9 "$pid" 2>/dev/null || true
     rm -f "$pidfile"
   done
 }
