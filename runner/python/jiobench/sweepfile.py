@@ -109,10 +109,14 @@ def point_run_file(directory: Path, point: dict) -> Path:
     return directory / point["run_file"]
 
 
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 def point_label(point: dict) -> str:
     """The point's parameters in a few words: `4 procs, 1 node, -t 4MiB`."""
-    words = [f"{point['procs']} proc{'s' if point['procs'] != 1 else ''}"]
+    words = [plural(point["procs"], "proc")]
     if point.get("nodes"):
-        words.append(f"{point['nodes']} node{'s' if point['nodes'] != 1 else ''}")
+        words.append(plural(point["nodes"], "node"))
     words += [f"{name} {value}" for name, value in point.get("vary", {}).items()]
     return ", ".join(words)
