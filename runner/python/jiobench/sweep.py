@@ -46,8 +46,9 @@ def save_point(directory: Path, point: dict) -> None:
     sweepfile.update(directory, change)
 
 
-def submit(directory: Path, points: list[dict], mode: str) -> int:
-    """Submits the points (a job each, or one allocation), then the report job after them."""
+def submit(directory: Path, points: list[dict], mode: str, waiting: Sequence[str] = ()) -> int:
+    """Submits the points (a job each, or one allocation), then the report job after them and
+    after the `waiting` jobs (of points still running from before)."""
     try:
         if mode == "allocation":
             job_id = batch.submit("jobs/allocation.sbatch", directory)
@@ -65,7 +66,7 @@ def submit(directory: Path, points: list[dict], mode: str) -> int:
                 job_ids.append(job_id)
                 print(f"  {point['id']:<{width(points)}}  job {job_id}")
         report = batch.submit("jobs/report.sbatch", directory,
-                              dependency="afterany:" + ":".join(job_ids))
+                              dependency="afterany:" + ":".join(dict.fromkeys([*job_ids, *waiting])))
     except batch.SlurmError as refused:
         return say(f"sbatch refused a job: {refused}; what was submitted is in {directory}/sweep.json "
                    f"(jiobench sweep --resume {directory} submits the rest)", 1)
@@ -212,11 +213,12 @@ def new_sweep(options, argv: list[str]) -> int:
     return start(directory, manifest, points, options.mode)
 
 
-def start(directory: Path, manifest: dict, points: list[dict], mode: Optional[str]) -> int:
+def start(directory: Path, manifest: dict, points: list[dict], mode: Optional[str],
+          waiting: Sequence[str] = ()) -> int:
     if mode == "here":
         return run_here(directory, manifest, points)
     if mode in ("submit", "allocation"):
-        return submit(directory, points, mode)
+        return submit(directory, points, mode, waiting)
     for point in points:
         print(f"  {point['id']:<{width(points)}}  {sweepfile.point_label(point)}")
     print(f"Nothing submitted. The jobs are in {directory}/jobs; --submit would run, from {directory}:\n"
@@ -249,20 +251,20 @@ def set_aside(directory: Path, point: dict) -> None:
 def resume(options) -> int:
     directory = options.resume
     manifest = refresh(directory)
-    pending = [point for point in manifest["points"]
-               if sweepfile.run_file_state(sweepfile.point_run_file(directory, point))[0] != sweepfile.COMPLETE]
-    active = [point for point in pending if point["state"] in sweepfile.ACTIVE and point["mode"] != "here"]
-    if active:
-        point = active[0]
-        raise UsageError(f"{point['id']} is still {point['state']} (job {point['job_id']}): --resume runs a point "
-                         "again once its job has ended (scancel it to run it again now)")
+    short = [point for point in manifest["points"]
+             if sweepfile.run_file_state(sweepfile.point_run_file(directory, point))[0] != sweepfile.COMPLETE]
+    # A job that has yet to end is left to finish; the new report job waits for it too.
+    running = [point for point in short if point["state"] in sweepfile.ACTIVE and point["mode"] != "here"]
+    pending = [point for point in short if point not in running]
     if not pending:
-        print(f"jiobench sweep: every point of {directory} has a complete run file")
-        return make_report(directory) if options.mode == "here" else 0
+        print(f"jiobench sweep: no point of {directory} to run again"
+              + (f": {len(running)} still pending or running" if running else ", every one has a complete run file"))
+        return make_report(directory) if options.mode == "here" and not running else 0
     mode = options.mode
     if mode in ("submit", "allocation"):
         check_slurm(manifest, pending, mode)
-    print(f"jiobench sweep: {len(pending)} of {len(manifest['points'])} points of {directory} to run again")
+    print(f"jiobench sweep: {len(pending)} of {len(manifest['points'])} points of {directory} to run again"
+          + (f"; {len(running)} still pending or running are left to finish" if running else ""))
     for point in pending:
         if point["mode"]:
             point["attempts"].append({key: point[key] for key in ("mode", "job_id", "state", "exit_code")})
@@ -270,7 +272,7 @@ def resume(options) -> int:
         point.update(mode=None, job_id=None, state="RENDERED", exit_code=None)
         save_point(directory, point)
     render_all(directory, manifest, pending)
-    return start(directory, manifest, pending, mode)
+    return start(directory, manifest, pending, mode, [point["job_id"] for point in running])
 
 
 def status(argv: list[str]) -> int:

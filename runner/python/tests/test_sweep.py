@@ -107,6 +107,8 @@ def test_a_cancelled_point_is_named_and_resume_runs_only_it(slurm, tmp_path):
     while not (log.is_file() and "calibrate" in log.read_text()):
         assert time.monotonic() < deadline, "the first point never got going"
         time.sleep(0.2)
+    early = sweep("--resume", str(directory), "--submit", cwd=tmp_path, env=slurm)
+    assert f"no point of {directory} to run again: 2 still pending or running" in early.stdout, early
     subprocess.run(["scancel", first["job_id"]], check=True, env=slurm)
     report_job = manifest(directory)["report"]["job_id"]
     assert wait_for_job(slurm, report_job) == "COMPLETED"
