@@ -91,6 +91,10 @@ def submit(script: str, directory: Path, dependency: Optional[str] = None) -> st
     return done.stdout.strip().split(";")[0]
 
 
+def cancel(job_id: str) -> None:
+    subprocess.run(["scancel", job_id], capture_output=True)
+
+
 def _field(record: str, name: str) -> Optional[str]:
     match = re.search(rf"(?:^|\s){name}=(\S*)", record)
     return match.group(1) if match else None

@@ -272,7 +272,12 @@ def resume(options) -> int:
         point.update(mode=None, job_id=None, state="RENDERED", exit_code=None)
         save_point(directory, point)
     render_all(directory, manifest, pending)
-    return start(directory, manifest, pending, mode, [point["job_id"] for point in running])
+    code = start(directory, manifest, pending, mode, [point["job_id"] for point in running])
+    replaced = manifest.get("report")
+    if code == 0 and mode in ("submit", "allocation") and replaced and replaced["state"] == "PENDING":
+        batch.cancel(replaced["job_id"])  # the new report job reports every point
+        print(f"  cancelled report job {replaced['job_id']}, which the new one replaces")
+    return code
 
 
 def status(argv: list[str]) -> int:
