@@ -16,8 +16,8 @@ import pytest
 
 from conftest import HOME, JIOBENCH, wait_for_job
 
-# MiB/s per rank: calibrate takes a second over a 4 MiB block, so that the few milliseconds a
-# loaded machine adds to its last wake-up stay far below 2%; no warm-up, to keep the points short.
+# MiB/s per rank: calibrate takes a second over a 4 MiB block, against which the milliseconds a
+# busy machine adds to a rank's last wake-up stay small; no warm-up, to keep the points short.
 CALIBRATE_RATE = 4
 # Tiny blocks; points one at a time (--exclusive takes the node), so calibrate times alone.
 SIX_POINTS = ("--procs", "1,2,4", "--vary", "-t=1MiB,4MiB", "--exclusive")
