@@ -21,6 +21,19 @@ wait_for() {  # wait_for SECONDS COMMAND...: polls until the command succeeds
   done
 }
 
+gone() {  # the process has exited: it is no more, or a zombie that init has yet to collect
+  local state
+  state=$(ps -o stat= -p "$1") || return 0
+  [[ $state == Z* ]]
+}
+
+free_ports() {  # two TCP ports free now: clusters of several checkouts on one machine do not meet
+  python3 -c 'import socket
+held = [socket.socket() for _ in range(2)]
+for s in held: s.bind(("127.0.0.1", 0))
+print(*(s.getsockname()[1] for s in held))'
+}
+
 start() {
   for daemon in munged mungekey slurmctld slurmd; do
     command -v "$daemon" >/dev/null || { echo "$0: $daemon is missing (Debian: munge slurmctld slurmd slurm-client)" >&2; exit 1; }
@@ -31,10 +44,13 @@ start() {
   chmod 0600 "$dir/munge/munge.key"
   munged --socket="$dir/munge/munge.socket.2" --key-file="$dir/munge/munge.key" \
          --pid-file="$dir/munge/munged.pid" --log-file="$dir/log/munged.log" --seed-file="$dir/munge/munged.seed"
-  local cpus; cpus=${JIOBENCH_SLURM_CPUS:-8}
+  local cpus ports; cpus=${JIOBENCH_SLURM_CPUS:-8}
+  read -r -a ports < <(free_ports)
   cat > "$conf" <<CONF
 ClusterName=jiobench
 SlurmctldHost=localhost
+SlurmctldPort=${ports[0]}
+SlurmdPort=${ports[1]}
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
@@ -81,7 +97,7 @@ stop() {
     [ -f "$pidfile" ] || continue
     pid=$(cat "$pidfile")
     kill "$pid" 2>/dev/null || true
-    wait_for 10 sh -c "! kill -0 $pid" || kill -9 "$pid" 2>/dev/null || true
+    wait_for 10 gone "$pid" || kill -9 "$pid" 2>/dev/null || true
     rm -f "$pidfile"
   done
 }

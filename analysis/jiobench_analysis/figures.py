@@ -32,8 +32,12 @@ X_AXES: dict[str, tuple[str, Callable]] = {
     "ranks": ("process count (MPI ranks)", lambda v: f"{v:g}"),
     "transfer_size": ("transfer size (bytes per call)", format_size),
     "buffer_size": ("buffer size", format_size),
+    "jvm": ("JVM (java.runtime.version)", str),
 }
-X_NAMES = {"ranks": "process count", "transfer_size": "transfer size", "buffer_size": "buffer size"}
+X_NAMES = {"ranks": "process count", "transfer_size": "transfer size", "buffer_size": "buffer size", "jvm": "JVM"}
+# Axes whose values are names, not counts or sizes: evenly spaced, in sorted order.
+NAMED_AXES = frozenset({"jvm"})
+NAMED_DODGE = 0.04  # positions between neighbouring approaches' markers on a named axis
 
 
 @dataclass
@@ -96,12 +100,14 @@ def _set_rate_axis(ax, rows: pd.DataFrame) -> None:
 
 def bandwidth_figure(rows: pd.DataFrame, x: str, approaches: Sequence[str], styles: dict[str, dict],
                      reference: Optional[str], title: str, setting: str = "") -> Figure:
-    """Write and read panels side by side; x on a log2 axis, or, when the rows hold one value
-    of x only, one column per approach (the reference also as a horizontal line). The rows'
-    means must be positive and finite: a log axis has no place for others."""
+    """Write and read panels side by side; x on a log2 axis (evenly spaced names for a named
+    axis such as the JVM), or, when the rows hold one value of x only, one column per approach
+    (the reference also as a horizontal line). The rows' means must be positive and finite: a
+    log axis has no place for others."""
     ops = [op for op in OPS if (rows["op"] == op).any()]
     present = [a for a in approaches if (rows["approach"] == a).any()]
-    values = sorted({float(v) for v in rows[x]})
+    named = x in NAMED_AXES
+    values = sorted({str(v) for v in rows[x]}) if named else sorted({float(v) for v in rows[x]})
     categorical = len(values) == 1
     label, tick = X_AXES[x]
     width = max(5.2, 0.55 * len(present) + 2.2) if categorical else 5.2
@@ -112,12 +118,16 @@ def bandwidth_figure(rows: pd.DataFrame, x: str, approaches: Sequence[str], styl
             series = rows[(rows["op"] == op) & (rows["approach"] == approach)]
             if series.empty:
                 continue
-            series = series.assign(_x=series[x].astype(float)).sort_values("_x")
+            series = series.assign(_x=series[x].map(lambda v: values.index(str(v))) if named
+                                   else series[x].astype(float)).sort_values("_x")
             style = styles[approach]
+            offset = position - (len(present) - 1) / 2
             if categorical:
                 xs = pd.Series([position] * len(series), index=series.index)
-            else:  # approaches a little apart, so that their bars do not hide one another
-                xs = series["_x"] * 2 ** (DODGE * (position - (len(present) - 1) / 2))
+            elif named:  # approaches a little apart, so that their bars do not hide one another
+                xs = series["_x"] + NAMED_DODGE * offset
+            else:
+                xs = series["_x"] * 2 ** (DODGE * offset)
             if categorical and approach == reference:
                 ax.axhline(series["mean"].iloc[0], color=style["color"], linestyle=style["linestyle"],
                            linewidth=style["linewidth"], zorder=1)
@@ -140,6 +150,10 @@ def bandwidth_figure(rows: pd.DataFrame, x: str, approaches: Sequence[str], styl
             ax.set_xticks(range(len(present)), present, rotation=25, ha="right")
             ax.set_xlim(-0.6, len(present) - 0.4)
             ax.set_xlabel(f"approach  ({X_NAMES[x]} {tick(values[0])})")
+        elif named:
+            ax.set_xticks(range(len(values)), values)
+            ax.set_xlim(-0.5, len(values) - 0.5)
+            ax.set_xlabel(label)
         else:
             ax.set_xscale("log", base=2)
             ax.set_xticks(values, [tick(v) for v in values])
@@ -176,9 +190,9 @@ def _fixed_text(fixed: dict) -> str:
     parts = []
     for name, value in fixed.items():
         if name == "ranks":
-            parts.append(f"{value} ranks")
+            parts.append(plural(value, "rank"))
         elif name in X_AXES:
-            parts.append(f"{X_NAMES[name]} {format_size(value)}")
+            parts.append(f"{X_NAMES[name]} {X_AXES[name][1](value)}")
         else:
             parts.append(f"{name} {value}")
     return ", ".join(parts)
@@ -210,14 +224,14 @@ def setting_line(runs: Sequence[dict], parameters: Sequence[str]) -> str:
 
 def draw_figures(points: pd.DataFrame, parameters: Sequence[str], approaches: Sequence[str],
                  reference: Optional[str], out_dir: Path, setting: str = "") -> list[DrawnFigure]:
-    """Bandwidth vs process count always; vs transfer size and vs buffer size where the runs
+    """Bandwidth vs process count always; vs transfer size, buffer size and JVM where the runs
     hold more than one value of them. Each as PNG and SVG in `out_dir`; `setting` (what all
     runs share) goes under each title."""
     styles = approach_styles(approaches, reference)
     dimensions = ["ranks", *parameters]
     plottable = points[(points["mean"] > 0) & points["mean"].map(math.isfinite)]
     drawn = []
-    for x in ("ranks", "transfer_size", "buffer_size"):
+    for x in ("ranks", "transfer_size", "buffer_size", "jvm"):
         if x not in dimensions or plottable[x].isna().all():
             continue
         rows, fixed = figure_slice(plottable, x, dimensions)

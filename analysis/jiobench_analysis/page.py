@@ -14,6 +14,7 @@ import pandas as pd
 
 from .figures import DrawnFigure, figure_slice
 from .points import NOT_MEASURED, OPS
+from .sweeps import Shortfall, shortfall_line
 from .tables import (SHORT_MARK, SHORT_NOTE, STATISTICS_NOTE, STONEWALL_MARK, STONEWALL_NOTE, Cells,
                      bandwidth_cells, format_parameter, phase_cells, ratio_explanation)
 from .units import format_rate, format_ratio, plural
@@ -83,13 +84,18 @@ def _embedded(figure: DrawnFigure) -> str:
             f"<a href=\"{_e(figure.svg.name)}\">SVG</a>.</figcaption></figure>")
 
 
-def _status(runs: Sequence[dict], points: pd.DataFrame, phases: pd.DataFrame) -> str:
-    """Badges a reader must not miss: failed verification, stonewalled and short points, what was
-    checked, runs without forks."""
+def _status(runs: Sequence[dict], points: pd.DataFrame, phases: pd.DataFrame,
+            falls: Sequence[Shortfall]) -> str:
+    """Badges a reader must not miss: sweep points without a complete run file, failed
+    verification, stonewalled and short points, what was checked, runs without forks."""
     failed = phases[phases["verified"].map(lambda v: v is False)]
     checked = phases["verified"].map(lambda v: v is True).sum()
     unchecked = phases["verified"].map(lambda v: v is None).sum()
     badges = []
+    if falls:
+        kinds = ", ".join(sorted({fall.kind for fall in falls}))
+        badges.append(f'<span class="badge bad">{plural(len(falls), "sweep point")} {_e(kinds)}: '
+                      "named under the figure</span>")
     if len(failed):
         where = ", ".join(sorted({f"{r.approach} {r.op}" for r in failed.itertuples()}))
         badges.append(f'<span class="badge bad">verification FAILED in {plural(len(failed), "phase")}: '
@@ -254,10 +260,22 @@ def _what_was_run(runs: Sequence[dict]) -> str:
     return "".join(parts)
 
 
+def _shortfalls(falls: Sequence[Shortfall]) -> str:
+    """The sweep's points the figures lack (or show from a failed run), each with what Slurm and
+    its run file say."""
+    if not falls:
+        return ""
+    items = "".join(f"<li>{_e(shortfall_line(fall))}</li>" for fall in falls)
+    return (f'<p class="note"><b>Sweep points missing, incomplete or failed ({len(falls)}):</b> missing and '
+            "incomplete points are in no figure or table (<code>jiobench sweep --resume DIR</code> runs them "
+            "again); a failed point's run file is shown, and its exit code says why.</p>"
+            f'<ul class="note">{items}</ul>')
+
+
 def render(runs: Sequence[dict], points: pd.DataFrame, phases: pd.DataFrame, parameters: Sequence[str],
            reference: Optional[str], approaches: Sequence[str], figures: Sequence[DrawnFigure],
-           files: Iterable[str]) -> str:
-    """The whole page as one string."""
+           files: Iterable[str], falls: Sequence[Shortfall] = ()) -> str:
+    """The whole page as one string; `falls` are the points of a sweep without a complete run file."""
     headline, key_table, where = _headline(points, reference, parameters, approaches)
     stonewall_note = " ".join(note for note, flag in ((STONEWALL_NOTE, "stonewalled"), (SHORT_NOTE, "short"))
                               if points[flag].any())
@@ -270,9 +288,10 @@ def render(runs: Sequence[dict], points: pd.DataFrame, phases: pd.DataFrame, par
         f"<title>jiobench report: {_e(', '.join(approaches))}</title><style>{STYLE}</style></head><body>",
         "<h1>jiobench: aggregate file I/O bandwidth</h1>",
         _lede(runs, points),
-        _status(runs, points, phases),
+        _status(runs, points, phases, falls),
         headline,
         _embedded(first) if first else '<p class="note">No figure: no phase has a positive, finite rate.</p>',
+        _shortfalls(falls),
         f"<h3>Key numbers ({_e(where)})</h3>",
         key_table,
         f'<p class="note">{_e(ratio_explanation(reference, parameters))} '

@@ -1,8 +1,8 @@
 """Aggregate bandwidth at each measured point, straight from the run files.
 
 A point is (approach, op, ranks) plus the value of every parameter that differs between the
-runs read together (transfer size, buffer size, ...). One run at a point: its `summary` row as
-written. Several runs at a point: `jiobench.reduce.summarize` over their phases, the same
+runs read together (transfer size, buffer size, ..., and the JVM). One run at a point: its
+`summary` row as written. Several runs at a point: `jiobench.reduce.summarize` over their phases, the same
 reduction the runner applied, never a formula of our own.
 """
 from __future__ import annotations
@@ -27,17 +27,30 @@ STAT_COLUMNS = ("mean", "min", "max", "stddev")
 LATER_STAT_COLUMNS = ("median", "ci95_low", "ci95_high")
 
 
+# What the run files' environment says of the JVM: runs on two JDKs (jiobench sweep --vary java=...)
+# with the same parameters measured two different things.
+ENVIRONMENT_DIMENSIONS = {
+    "jvm": lambda environment: (environment.get("jvm") or {}).get("version"),
+    "jvm_args": lambda environment: " ".join((environment.get("jvm") or {}).get("args") or []) or None,
+}
+
+
 def parameter_value(run: dict, name: str):
-    """A parameter as a hashable value (lists and objects as their JSON text)."""
+    """A parameter (or a dimension of the environment) as a hashable value (lists and objects as
+    their JSON text)."""
+    if name in ENVIRONMENT_DIMENSIONS:
+        return ENVIRONMENT_DIMENSIONS[name](run["environment"])
     value = run["parameters"].get(name)
     return json.dumps(value, sort_keys=True) if isinstance(value, (list, dict)) else value
 
 
 def varied_parameters(runs: Sequence[dict]) -> list[str]:
-    """The measurement parameters whose value is not the same in all runs, in the runs' order."""
+    """The measurement parameters, and the JVM, whose value is not the same in all runs, in the
+    runs' order."""
     names: list[str] = []
     for run in runs:
         names.extend(n for n in run["parameters"] if n not in NOT_MEASURED and n not in names)
+    names.extend(ENVIRONMENT_DIMENSIONS)
     return [n for n in names if len({parameter_value(run, n) for run in runs}) > 1]
 
 

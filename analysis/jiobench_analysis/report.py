@@ -19,6 +19,7 @@ from .figures import draw_figures, setting_line
 from .page import render
 from .points import approach_order, bandwidth_points, phase_rows, reference_approach, varied_parameters
 from .runs import SCHEMA, ReportError, load_runs
+from .sweeps import shortfall_line, shortfalls
 from .tables import write_tables
 from .terminal import summary_table, text_table, wrap
 from .units import plural
@@ -34,7 +35,9 @@ DESCRIPTION = _paragraphs(
     "Aggregate-bandwidth report of jiobench runs: report.html (figures embedded), the figures as PNG "
     "and SVG, the tables as Markdown and CSV, and a summary on the terminal.",
     f"RESULTS are run files (<run-id>.json, schema {SCHEMA}) or directories searched recursively for "
-    "them. Runs at the same approach, op, process count and parameters pool their repetitions. The "
+    "them; a sweep's directory (jiobench sweep) gives the complete run files of its points, and the "
+    "report names its points that have none. Runs at the same approach, op, process count, parameters "
+    "and JVM pool their repetitions. The "
     "ratio column compares each approach with c-posix at the same point (with raw-bytes when the runs "
     "hold no c-posix).")
 
@@ -83,6 +86,7 @@ def make_report(inputs: Sequence[str], out_dir: Path) -> Path:
     """Reads the runs, writes tables, figures and report.html into `out_dir`, prints the
     terminal summary; returns the path of report.html."""
     runs = load_runs(inputs)
+    falls = shortfalls(inputs)
     out_dir = _output_dir(out_dir)
     parameters = varied_parameters(runs)
     points = bandwidth_points(runs, parameters)
@@ -95,11 +99,14 @@ def make_report(inputs: Sequence[str], out_dir: Path) -> Path:
         written += [figure.png, figure.svg]
     page = out_dir / "report.html"
     page.write_text(render(runs, points, phases, parameters, reference, approaches, figures,
-                           [path.name for path in written]), encoding="utf-8")
+                           [path.name for path in written], falls), encoding="utf-8")
     print(summary_table(points, parameters, reference))
     print("\n" + wrap(f"{plural(len(runs), 'run')}; MiB/s: mean of the repetitions"
                       + (f"; ratio to {reference} at the same point" if reference else "")
                       + ("; stonewalled: the phase stopped at its deadline" if points["stonewalled"].any() else "")))
+    if falls:
+        print(f"\nSweep points missing, incomplete or failed ({len(falls)}):")
+        print("\n".join(f"  {shortfall_line(fall)}" for fall in falls))
     print(page)
     return page
 

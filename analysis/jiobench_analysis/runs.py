@@ -7,6 +7,10 @@ import sys
 from pathlib import Path
 from typing import Iterable, Optional
 
+from jiobench import sweepfile
+
+from .sweeps import examine
+
 SCHEMA = "jiobench-run/2"
 # Version 1 (before forks and warm-up) still loads: its phases are fork 0, none of them warm-up.
 READABLE_SCHEMAS = ("jiobench-run/1", SCHEMA)
@@ -149,10 +153,24 @@ def _warn(message: str) -> None:
     print(f"jiobench report: warning: {message}", file=sys.stderr)
 
 
+def _sweep_runs(directory: Path) -> list[dict]:
+    """The complete run files of a sweep's points (its manifest names them), nothing else: an
+    earlier, incomplete attempt set aside by --resume is not a point of the figures."""
+    try:
+        paths, _ = examine(directory)
+    except sweepfile.SweepError as problem:
+        raise ReportError(str(problem)) from None
+    if not paths:
+        raise ReportError(f"{directory}: no point of this sweep has a complete run file yet "
+                          f"(jiobench sweep status {directory} says why)")
+    return [load_run(path) for path in paths]
+
+
 def load_runs(inputs: Iterable[str]) -> list[dict]:
     """All runs named by `inputs`: run files, or directories searched recursively for `*.json`.
 
-    A file named explicitly must be a run file. Inside a directory, JSON files that are not run
+    A file named explicitly must be a run file. A sweep's directory (jiobench sweep) gives the
+    complete run files of its points. Inside another directory, JSON files that are not run
     files are skipped, but a run file of another schema version or a broken one is an error.
     Runs are returned in the order they started; a run reached twice counts once.
     """
@@ -162,7 +180,9 @@ def load_runs(inputs: Iterable[str]) -> list[dict]:
     runs: dict[str, dict] = {}
     for name in inputs:
         path = Path(name)
-        if path.is_dir():
+        if path.is_dir() and sweepfile.is_sweep(path):
+            found = _sweep_runs(path)
+        elif path.is_dir():
             found = []
             for candidate in sorted(path.rglob("*.json")):
                 try:

@@ -2,6 +2,8 @@
 
   jiobench run [-n RANKS] [--launcher mpirun|mpiexec|srun] [--jvm-args ARGS] -- RUNNER-OPTIONS
   jiobench report RESULTS... -o DIR        (and: jiobench report --compare A B)
+  jiobench sweep --dir DIR [--procs LIST] [--vary NAME=V1,V2] [--submit|--allocation|--here] -- RUNNER-OPTIONS
+  jiobench sweep status DIR                (and: jiobench sweep --resume DIR)
 
 `run` starts one launcher per MPI rank (python -m jiobench.launch), each of which starts one JVM
 per fork of each approach.
@@ -277,7 +279,13 @@ def report(argv: list[str]) -> int:
     return analysis_report.main(argv)
 
 
-VERBS = {"run": run, "report": report}
+def sweep(argv: list[str]) -> int:
+    from . import sweep as sweeps
+
+    return sweeps.main(argv)
+
+
+VERBS = {"run": run, "report": report, "sweep": sweep}
 
 
 def main(argv: Optional[list[str]] = None) -> int:

@@ -214,7 +214,13 @@ def slurm_environment() -> Optional[dict]:
     names = {"job_id": "SLURM_JOB_ID", "step_id": "SLURM_STEP_ID", "nodes": "SLURM_JOB_NODELIST",
              "node_count": "SLURM_JOB_NUM_NODES", "tasks_per_node": "SLURM_TASKS_PER_NODE",
              "partition": "SLURM_JOB_PARTITION", "account": "SLURM_JOB_ACCOUNT"}
-    return {key: os.environ.get(variable) for key, variable in names.items()}
+    slurm = {key: os.environ.get(variable) for key, variable in names.items()}
+    # srun describes its step; mpirun's ranks inherit the batch script's task, which is in no
+    # numbered step (a shell from salloc has no task at all), and the allocation's layout.
+    slurm["tasks_per_node"] = os.environ.get("SLURM_STEP_TASKS_PER_NODE", slurm["tasks_per_node"])
+    if slurm["step_id"] is None and "SLURM_TASK_PID" in os.environ:
+        slurm["step_id"] = "batch"
+    return slurm
 
 
 def signal_name(number: int) -> str:

@@ -2,14 +2,19 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import struct
 import subprocess
+import tempfile
+import time
 from pathlib import Path
 
 import pytest
 
 HOME = Path(__file__).resolve().parents[3]
 JIOBENCH = HOME / "bin" / "jiobench"
+CLUSTER = HOME / "slurm" / "local-cluster.sh"
 
 
 class Run:
@@ -64,3 +69,34 @@ def reference_bytes(type_id: str, elements: range, seed: int) -> bytes:
         elif type_id == "double":
             out += struct.pack(">Q", bits & 0xBFFF_FFFF_FFFF_FFFF)
     return bytes(out)
+
+
+@pytest.fixture(scope="session")
+def slurm():
+    """A real single-node Slurm (slurm/local-cluster.sh) for the session; yields the environment
+    its clients need."""
+    # munged wants every directory above its socket searchable by all: pytest's own are private.
+    directory = Path(tempfile.mkdtemp(prefix="jiobench-slurm-"))
+    directory.chmod(0o755)
+    started = subprocess.run([str(CLUSTER), "start", str(directory)], capture_output=True, text=True, timeout=60)
+    assert started.returncode == 0, started.stderr
+    env = dict(os.environ, SLURM_CONF=str(directory / "slurm.conf"))
+    yield env
+    subprocess.run([str(CLUSTER), "stop", str(directory)], capture_output=True, timeout=60)
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+def job_state(env, job_id: str) -> str:
+    shown = subprocess.run(["scontrol", "show", "job", job_id], capture_output=True, text=True, env=env).stdout
+    return next(field.split("=", 1)[1] for field in shown.split() if field.startswith("JobState="))
+
+
+def wait_for_job(env, job_id: str, timeout: float = 240) -> str:
+    """The job's state once it has ended (polling scontrol: sbatch --wait polls every few seconds)."""
+    deadline = time.monotonic() + timeout
+    state = job_state(env, job_id)
+    while state in ("PENDING", "RUNNING", "CONFIGURING", "COMPLETING"):
+        assert time.monotonic() < deadline, f"job {job_id} still {state}"
+        time.sleep(0.2)
+        state = job_state(env, job_id)
+    return state

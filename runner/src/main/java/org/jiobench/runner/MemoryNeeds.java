@@ -41,6 +41,15 @@ final class MemoryNeeds {
                 + heapOption(suggested) + " or lower -t, -b or -s");
     }
 
+    /** The check for every JVM the run will start: one per approach with forks, one for all without. */
+    static void checkEveryJvm(RunSettings settings, long maxHeap) throws UsageError {
+        if (settings.forks() == 0) {
+            check(settings, settings.approaches(), maxHeap);
+            return;
+        }
+        for (Approach approach : settings.approaches()) check(settings, List.of(approach), maxHeap);
+    }
+
     private static String transfersText(RunSettings settings) {
         long transfers = settings.segments() * (settings.blockSize() / settings.transferSize());
         return transfers + " transfer" + (transfers == 1 ? "" : "s");

@@ -140,14 +140,26 @@ final class RunCommand implements Callable<Integer> {
             description = "Bytes per second per rank that the calibrate approach pretends to move (default: ${DEFAULT-VALUE}).")
     long calibrateRate;
 
+    @Option(names = "--dry-run",
+            description = "Check the options, print the parameters as the run file would record them (one JSON line) "
+                + "and exit; touch nothing.")
+    boolean dryRun;
+
     RunCommand(World world) {
         this.world = world;
     }
 
     @Override
     public Integer call() throws Exception {
+        RunSettings settings = validated();
+        if (dryRun) {
+            MemoryNeeds.checkEveryJvm(settings, Runtime.getRuntime().maxMemory());
+            spec.commandLine().getOut().println(Json.line(settings.describe()));
+            spec.commandLine().getOut().flush();
+            return 0;
+        }
         try {
-            return new Benchmark(validated(), world).run();
+            return new Benchmark(settings, world).run();
         } catch (OutOfMemoryError e) {
             throw new java.io.IOException("out of memory (this JVM may use " + Sizes.describe(Runtime.getRuntime()
                     .maxMemory()) + "; more with --jvm-args=-Xmx...): " + e.getMessage(), e);

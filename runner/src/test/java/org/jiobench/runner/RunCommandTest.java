@@ -107,6 +107,29 @@ class RunCommandTest {
     }
 
     @Test
+    void aDryRunChecksTheOptionsAndTouchesNothing() throws IOException {
+        Path file = dir.resolve("f.dat");
+        Path results = dir.resolve("results");
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        PrintStream standardOut = System.out;
+        System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));  // picocli's own output
+        try {
+            assertEquals(0, run("--dry-run", "-a", "raw-bytes", "-b", "8k", "-t", "4k", "-o", file.toString(),
+                    "--results", results.toString()), errors());
+        } finally {
+            System.setOut(standardOut);
+        }
+        JsonNode parameters = new ObjectMapper().readTree(printed.toString(StandardCharsets.UTF_8));
+        assertEquals(file.toString(), parameters.get("file").asText());
+        assertEquals(4096, parameters.get("transfer_size").asLong());
+        assertFalse(Files.exists(file));
+        assertFalse(Files.exists(results));
+        assertEquals("", out.toString(StandardCharsets.UTF_8), "no phase ran");
+        assertEquals(2, run("--dry-run", "-b", "3MiB", "-t", "2MiB", "-o", file.toString()));
+        assertTrue(errors().contains("is not a multiple of transfer size"), errors());
+    }
+
+    @Test
     void readOnlyRunNeedsAFileLargeEnough() throws IOException {
         assertEquals(2, run("-r", "-o", dir.resolve("absent.dat").toString()));
         assertTrue(errors().contains("does not exist"), errors());

@@ -1,0 +1,139 @@
+"""Slurm for `jiobench sweep`: batch scripts rendered from slurm/jiobench.sbatch, and the client
+commands that check, submit and follow them (sbatch, scontrol, sacct)."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Optional, Sequence
+
+from .cli import HOME
+
+TEMPLATE = HOME / "slurm" / "jiobench.sbatch"
+SBATCH_LINE = re.compile(r"^#{1,2}SBATCH --([a-z-]+)(?:=(.*))?$")
+# Where the template's own example ends and a rendered job's commands begin.
+PROLOGUE_END = re.compile(r"^jiobench=")
+
+
+class SlurmError(Exception):
+    """A Slurm command refused something; the message is Slurm's own reason, in one line."""
+
+
+def render(header_comment: Sequence[str], options: dict, body: Sequence[str],
+           template: Path = TEMPLATE) -> str:
+    """The template with its first comment replaced by `header_comment`, every #SBATCH line set
+    from `options` (name -> value; True for a flag; an option left out stays commented, as a
+    placeholder) and everything after its `jiobench=` line replaced by `body`."""
+    lines = template.read_text(encoding="utf-8").splitlines()
+    shebang, rest = lines[0], lines[1:]
+    first_option = next(i for i, line in enumerate(rest) if SBATCH_LINE.match(line))
+    rendered = [shebang, *(f"# {line}".rstrip() for line in header_comment)]
+    known = set()
+    for line in rest[first_option:]:
+        match = SBATCH_LINE.match(line)
+        if match:
+            name, placeholder = match.groups()
+            known.add(name)
+            value = options.get(name)
+            if value is None or value is False:
+                rendered.append(f"##SBATCH --{name}" + (f"={placeholder}" if placeholder else ""))
+            else:
+                rendered.append(f"#SBATCH --{name}" + ("" if value is True else f"={value}"))
+            continue
+        rendered.append(line)
+        if PROLOGUE_END.match(line):
+            break
+    unknown = set(options) - known
+    assert not unknown, f"{template} has no #SBATCH line for {sorted(unknown)}"
+    return "\n".join(rendered + ["", *body]) + "\n"
+
+
+def sbatch_options(options: dict) -> list[str]:
+    """The same options as sbatch arguments."""
+    return [f"--{name}" if value is True else f"--{name}={value}"
+            for name, value in options.items() if value not in (None, False)]
+
+
+def has_slurm() -> bool:
+    return shutil.which("sbatch") is not None
+
+
+def _reason(output: str) -> str:
+    """Slurm's own words: its `error:` line where there is one, else its last line."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    for line in lines:
+        if "error:" in line:
+            return line.split("error:", 1)[1].strip()
+    return lines[-1].removeprefix("allocation failure:").strip() if lines else "no reason given"
+
+
+def test_only(options: dict) -> None:
+    """Asks Slurm whether it would take a job with these options (partition, account, size,
+    time limit), submitting nothing; SlurmError with its reason when it would not."""
+    done = subprocess.run(["sbatch", "--test-only", *sbatch_options(options), "--wrap", "true"],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SlurmError(_reason(done.stderr + done.stdout))
+
+
+def submit(script: str, directory: Path, dependency: Optional[str] = None) -> str:
+    """Submits a rendered script (its path within `directory`) from `directory`, which becomes the
+    job's working directory; returns the job id."""
+    command = ["sbatch", "--parsable", *([f"--dependency={dependency}"] if dependency else []), script]
+    # The job finds jiobench through JIOBENCH_HOME, which sbatch passes on (bin/jiobench sets it).
+    env = dict(os.environ, JIOBENCH_HOME=os.environ.get("JIOBENCH_HOME", str(HOME)))
+    done = subprocess.run(command, capture_output=True, text=True, cwd=directory, env=env)
+    if done.returncode != 0:
+        raise SlurmError(_reason(done.stderr + done.stdout))
+    return done.stdout.strip().split(";")[0]
+
+
+def cancel(job_id: str) -> None:
+    subprocess.run(["scancel", job_id], capture_output=True)
+
+
+def _field(record: str, name: str) -> Optional[str]:
+    match = re.search(rf"(?:^|\s){name}=(\S*)", record)
+    return match.group(1) if match else None
+
+
+def _scontrol(job_id: str) -> Optional[dict]:
+    done = subprocess.run(["scontrol", "-o", "show", "job", job_id], capture_output=True, text=True)
+    if done.returncode != 0 or not done.stdout.strip():
+        return None
+    record = done.stdout.splitlines()[0]
+    return {"state": _field(record, "JobState"), "exit_code": _field(record, "ExitCode"),
+            "reason": _field(record, "Reason"), "start": _field(record, "StartTime"),
+            "end": _field(record, "EndTime")}
+
+
+def _sacct(job_ids: Sequence[str]) -> dict[str, dict]:
+    """What the accounting database says of jobs slurmctld has forgotten (none where there is none)."""
+    if not job_ids or shutil.which("sacct") is None:
+        return {}
+    done = subprocess.run(["sacct", "-n", "-P", "-X", "-j", ",".join(job_ids), "-o", "JobID,State,ExitCode"],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        return {}
+    found = {}
+    for line in done.stdout.splitlines():
+        fields = line.split("|")
+        if len(fields) == 3:
+            # sacct writes "CANCELLED by 0": the state is the first word.
+            found[fields[0]] = {"state": fields[1].split()[0], "exit_code": fields[2]}
+    return found
+
+
+def job_states(job_ids: Sequence[str]) -> dict[str, dict]:
+    """Job id -> {state, exit_code, ...} for the jobs Slurm still knows, from scontrol (and from
+    sacct where accounting keeps the jobs scontrol has forgotten)."""
+    job_ids = sorted(set(job_ids))
+    if not job_ids or shutil.which("scontrol") is None:
+        return {}
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        known = {job_id: state for job_id, state in zip(job_ids, pool.map(_scontrol, job_ids)) if state}
+    known.update(_sacct([job_id for job_id in job_ids if job_id not in known]))
+    return known

@@ -1,0 +1,307 @@
+"""`jiobench sweep`: one description of a campaign, one `jiobench run` per point, the states of
+all points, and a report at the end.
+
+  jiobench sweep --dir DIR [--procs 1,2,4] [--nodes 1,2] [--tasks-per-node N] [--vary NAME=V1,V2,...]
+                 [--partition P] [--account A] [--time T] [--exclusive] [--launcher-args ARGS]
+                 [--submit | --allocation | --here] -- RUNNER-OPTIONS
+  jiobench sweep status DIR
+  jiobench sweep --resume DIR [--submit | --allocation | --here]
+
+A point takes one value from every list (--procs, --nodes, each --vary). Every point is checked
+with the runner's own option parser before anything runs; then --submit submits a job per point
+and a report job after them, --allocation one job that runs the points as job steps, --here runs
+them through mpirun on this machine, and none of these leaves DIR ready to review (docs/sweep.md).
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Optional, Sequence
+
+from . import batch, sweepfile
+from .cli import OneLineParser
+from .sweepjobs import check_slurm, render_all, run_words
+from .sweepplan import SWEEP_OWNS, UsageError, check_points, plan, seconds, tasks_per_node, varied
+from .sweepstatus import refresh, show_status
+
+# Options whose value may start with '-': argparse takes "--jvm-args -Xmx4g" for two options.
+FREE_TEXT = ("--vary", "--launcher-args", "--jvm-args")
+
+
+def now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def save_point(directory: Path, point: dict) -> None:
+    def change(manifest):
+        for index, old in enumerate(manifest["points"]):
+            if old["id"] == point["id"]:
+                manifest["points"][index] = point
+    sweepfile.update(directory, change)
+
+
+def submit(directory: Path, points: list[dict], mode: str, waiting: Sequence[str] = ()) -> int:
+    """Submits the points (a job each, or one allocation), then the report job after them and
+    after the `waiting` jobs (of points still running from before)."""
+    try:
+        if mode == "allocation":
+            job_id = batch.submit("jobs/allocation.sbatch", directory)
+            for point in points:
+                point.update(mode=mode, job_id=job_id, state="PENDING", exit_code=None)
+                save_point(directory, point)
+            job_ids = [job_id]
+            print(f"  {len(points)} points in allocation job {job_id}")
+        else:
+            job_ids = []
+            for point in points:
+                job_id = batch.submit(point["script"], directory)
+                point.update(mode=mode, job_id=job_id, state="PENDING", exit_code=None)
+                save_point(directory, point)
+                job_ids.append(job_id)
+                print(f"  {point['id']:<{width(points)}}  job {job_id}")
+        report = batch.submit("jobs/report.sbatch", directory,
+                              dependency="afterany:" + ":".join(dict.fromkeys([*job_ids, *waiting])))
+    except batch.SlurmError as refused:
+        return say(f"sbatch refused a job: {refused}; what was submitted is in {directory}/sweep.json "
+                   f"(jiobench sweep --resume {directory} submits the rest)", 1)
+    sweepfile.update(directory, lambda m: m.update(report={"job_id": report, "state": "PENDING", "exit_code": None}))
+    print(f"  {'report':<{width(points)}}  job {report}, after all of them\n"
+          f"Follow it with: jiobench sweep status {directory}")
+    return 0
+
+
+def width(points: Sequence[dict]) -> int:
+    return max([len("report")] + [len(point["id"]) for point in points])
+
+
+def run_here(directory: Path, manifest: dict, points: list[dict]) -> int:
+    """The points one after another through mpirun on this machine, then the report."""
+    (directory / "logs").mkdir(exist_ok=True)
+    interrupted = False
+    for index, point in enumerate(points, 1):
+        point.update(mode="here", job_id=None, state="RUNNING", exit_code=None)
+        save_point(directory, point)
+        words = run_words(point, "mpirun", str(point["procs"]), manifest["launcher_args"])
+        started = time.monotonic()
+        with open(directory / "logs" / f"{point['id']}.here.out", "w") as out, \
+                open(directory / "logs" / f"{point['id']}.here.err", "w") as err:
+            process = subprocess.Popen([sys.executable, "-m", "jiobench.cli", "run", *words], cwd=directory,
+                                       stdout=out, stderr=err, start_new_session=True)
+            try:
+                code = process.wait()
+            except KeyboardInterrupt:
+                os.killpg(process.pid, signal.SIGTERM)
+                code = process.wait()
+                interrupted = True
+        state = "CANCELLED" if interrupted else "COMPLETED" if code == 0 else "FAILED"
+        # A run killed by a signal reads as Slurm writes it: code:signal.
+        point.update(state=state, exit_code=str(code) if code >= 0 else f"0:{-code}")
+        save_point(directory, point)
+        print(f"  {index}/{len(points)} {point['id']:<{width(points)}}  {state:<9} "
+              f"{time.monotonic() - started:6.1f} s  {sweepfile.point_label(point)}", flush=True)
+        if interrupted:
+            return say(f"interrupted; jiobench sweep --resume {directory} --here runs the points left", 130)
+    print()
+    show_status(directory)
+    return make_report(directory)
+
+
+def make_report(directory: Path) -> int:
+    from jiobench_analysis import report
+
+    print()
+    return report.main([str(directory), "-o", str(directory / "report")])
+
+
+def say(message: str, code: int) -> int:
+    print(f"jiobench: {'error: ' if code else ''}{message}", file=sys.stderr)
+    return code
+
+
+def parser() -> argparse.ArgumentParser:
+    parser = OneLineParser(
+        prog="jiobench sweep", description=__doc__.split("\n\n")[2].replace("\n", " "),
+        usage="jiobench sweep --dir DIR [OPTIONS] [--submit | --allocation | --here] -- RUNNER-OPTIONS\n"
+              "       jiobench sweep status DIR\n       jiobench sweep --resume DIR [--submit | --allocation | --here]",
+        epilog="Lists are comma-separated. Runner options go after '--' ('jiobench run -- --help' lists them).")
+    parser.add_argument("--dir", type=Path, help="the sweep's directory, which must not exist yet")
+    parser.add_argument("--resume", type=Path, metavar="DIR",
+                        help="run again the points of DIR without a complete run file")
+    parser.add_argument("--procs", default="1", metavar="LIST", help="process counts (default: 1)")
+    parser.add_argument("--nodes", metavar="LIST", help="node counts; each pairs with the process counts it holds")
+    parser.add_argument("--tasks-per-node", metavar="N", help="tasks per node (Slurm's --ntasks-per-node)")
+    parser.add_argument("--vary", action="append", default=[], metavar="NAME=V1,V2,...",
+                        help="a runner option (-t, --buffer-size, -a, --type, ...) or java or jvm-args, "
+                             "with the values to sweep; repeatable")
+    parser.add_argument("--partition", help="Slurm partition")
+    parser.add_argument("--account", help="Slurm account")
+    parser.add_argument("--time", metavar="LIMIT", help="time limit of each point (Slurm's format)")
+    parser.add_argument("--exclusive", action="store_true", help="each job takes its nodes whole")
+    parser.add_argument("--launcher", choices=["srun", "mpirun"],
+                        help="how a job starts its ranks (default: srun --mpi=pmix; --here: mpirun)")
+    parser.add_argument("--launcher-args", default="", help="extra arguments for srun or mpirun, as one string")
+    parser.add_argument("--java", help="the java every point runs (default: java)")
+    parser.add_argument("--jvm-args", default="", help="JVM options for every rank, as one string")
+    modes = parser.add_mutually_exclusive_group()
+    for mode, text in (("submit", "submit a job per point and a report job after them"),
+                       ("allocation", "submit one job that runs every point as a job step, and a report job"),
+                       ("here", "run the points one after another on this machine through mpirun")):
+        modes.add_argument(f"--{mode}", dest="mode", action="store_const", const=mode, help=text)
+    return parser
+
+
+def joined(argv: list[str]) -> list[str]:
+    """`--jvm-args -Xmx4g` as `--jvm-args=-Xmx4g`, which argparse reads as one option."""
+    out, words = [], iter(argv)
+    for word in words:
+        value = next(words, None) if word in FREE_TEXT else None
+        out.append(f"{word}={value}" if value is not None else word)
+    return out
+
+
+def parse(argv: list[str]):
+    own, runner_args = (argv[:argv.index("--")], argv[argv.index("--") + 1:]) if "--" in argv else (argv, [])
+    options = parser().parse_args(joined(own))
+    options.runner_args = runner_args
+    return options
+
+
+def new_sweep(options, argv: list[str]) -> int:
+    directory = options.dir
+    if directory.exists():
+        raise UsageError(f"{directory} exists: a sweep starts in a new directory "
+                         f"(jiobench sweep --resume {directory} continues one)")
+    owned = [arg for arg in options.runner_args if arg.split("=", 1)[0] in SWEEP_OWNS]
+    if owned:
+        raise UsageError(f"{owned[0]}: the sweep sets it itself (run files go to DIR/results)")
+    dimensions = [varied(text) for text in options.vary]
+    names = [name for name, _ in dimensions]
+    for name in names:
+        if names.count(name) > 1:
+            raise UsageError(f"--vary {name} is given twice")
+    for launcher_option in ("java", "jvm-args"):
+        if launcher_option in names and getattr(options, launcher_option.replace("-", "_")):
+            raise UsageError(f"--{launcher_option} and --vary {launcher_option}: give it in one place")
+    if options.mode == "here" and options.launcher == "srun":
+        raise UsageError("--here runs the points through mpirun, not srun")
+    if options.time:
+        seconds(options.time)
+    points, left_out = plan(options, dimensions)
+    manifest = {
+        "schema": sweepfile.SCHEMA, "created": now(), "command_line": ["jiobench", "sweep", *argv],
+        "launcher": options.launcher or ("mpirun" if options.mode == "here" else "srun"),
+        "launcher_args": options.launcher_args,
+        "slurm": {"partition": options.partition, "account": options.account, "time": options.time,
+                  "exclusive": options.exclusive, "tasks_per_node": tasks_per_node(options)},
+        "points": points, "report": None,
+    }
+    if options.mode in ("submit", "allocation"):
+        check_slurm(manifest, points, options.mode)
+    check_points(points)
+    for folder in ("jobs", "logs", "results"):
+        (directory / folder).mkdir(parents=True, exist_ok=folder != "jobs")
+    render_all(directory, manifest, points)
+    sweepfile.write(directory, manifest)
+    print(f"jiobench sweep: {len(points)} points in {directory}, each checked with the runner's options"
+          + (f"; left out: {', '.join(left_out)}" if left_out else ""))
+    return start(directory, manifest, points, options.mode)
+
+
+def start(directory: Path, manifest: dict, points: list[dict], mode: Optional[str],
+          waiting: Sequence[str] = ()) -> int:
+    if mode == "here":
+        return run_here(directory, manifest, points)
+    if mode in ("submit", "allocation"):
+        return submit(directory, points, mode, waiting)
+    for point in points:
+        print(f"  {point['id']:<{width(points)}}  {sweepfile.point_label(point)}")
+    print(f"Nothing submitted. The jobs are in {directory}/jobs; --submit would run, from {directory}:\n"
+          f"  sbatch --parsable jobs/POINT.sbatch                 (each of the {len(points)} points)\n"
+          f"  sbatch --dependency=afterany:JOB:... jobs/report.sbatch\n"
+          f"then: jiobench sweep --resume {directory} --submit   (or --allocation, or --here)")
+    return 0
+
+
+def set_aside(directory: Path, point: dict) -> None:
+    """Makes room for a point's next attempt: its incomplete run file goes to DIR/attempts (the
+    report reads only DIR/results), and a test file its killed run left behind is removed (its
+    name is the sweep's own)."""
+    run_file = sweepfile.point_run_file(directory, point)
+    if run_file.exists():
+        attempts = directory / "attempts"
+        attempts.mkdir(exist_ok=True)
+        number = len(point["attempts"]) + 1
+        for path in (run_file, run_file.with_suffix(".ranks.csv")):
+            if path.exists():
+                path.rename(attempts / path.name.replace(point["id"], f"{point['id']}.{number}", 1))
+    test_file = directory / point["file"]
+    leftovers = [test_file] + [test_file.with_name(f"{test_file.name}.{rank:08d}") for rank in range(point["procs"])]
+    for leftover in leftovers:
+        if leftover.is_file():
+            leftover.unlink()
+            print(f"  removed {leftover}, left by the earlier attempt of {point['id']}")
+
+
+def resume(options) -> int:
+    directory = options.resume
+    manifest = refresh(directory)
+    short = [point for point in manifest["points"]
+             if sweepfile.run_file_state(sweepfile.point_run_file(directory, point))[0] != sweepfile.COMPLETE]
+    # A job that has yet to end is left to finish; the new report job waits for it too.
+    running = [point for point in short if point["state"] in sweepfile.ACTIVE and point["mode"] != "here"]
+    pending = [point for point in short if point not in running]
+    if not pending:
+        print(f"jiobench sweep: no point of {directory} to run again"
+              + (f": {len(running)} still pending or running" if running else ", every one has a complete run file"))
+        return make_report(directory) if options.mode == "here" and not running else 0
+    mode = options.mode
+    if mode in ("submit", "allocation"):
+        check_slurm(manifest, pending, mode)
+    print(f"jiobench sweep: {len(pending)} of {len(manifest['points'])} points of {directory} to run again"
+          + (f"; {len(running)} still pending or running are left to finish" if running else ""))
+    for point in pending:
+        if point["mode"]:
+            point["attempts"].append({key: point[key] for key in ("mode", "job_id", "state", "exit_code")})
+        set_aside(directory, point)
+        point.update(mode=None, job_id=None, state="RENDERED", exit_code=None)
+        save_point(directory, point)
+    render_all(directory, manifest, pending)
+    code = start(directory, manifest, pending, mode, [point["job_id"] for point in running])
+    replaced = manifest.get("report")
+    if code == 0 and mode in ("submit", "allocation") and replaced and replaced["state"] == "PENDING":
+        batch.cancel(replaced["job_id"])  # the new report job reports every point
+        print(f"  cancelled report job {replaced['job_id']}, which the new one replaces")
+    return code
+
+
+def status(argv: list[str]) -> int:
+    if len(argv) != 1 or argv[0].startswith("-"):
+        raise UsageError("usage: jiobench sweep status DIR")
+    show_status(Path(argv[0]))
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    try:
+        if argv[:1] == ["status"]:
+            return status(argv[1:])
+        options = parse(argv)
+        if options.resume:
+            defaults = vars(parse([]))
+            if any(value != defaults[name] for name, value in vars(options).items() if name not in ("resume", "mode")):
+                raise UsageError("--resume DIR takes only --submit, --allocation or --here: "
+                                 "the points are those of DIR/sweep.json")
+            return resume(options)
+        if options.dir is None:
+            raise UsageError("--dir DIR is missing (see 'jiobench sweep --help')")
+        return new_sweep(options, argv)
+    except UsageError as mistake:
+        return say(str(mistake), 2)
+    except sweepfile.SweepError as problem:
+        return say(str(problem), 2)
