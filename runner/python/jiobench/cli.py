@@ -136,19 +136,24 @@ class Job:
         self.notes = tempfile.mkdtemp(prefix="jiobench-run-")
         self.stop_note = os.path.join(self.notes, "stop-signal")
         env = dict(os.environ, **{STOP_NOTE_VARIABLE: self.stop_note})
-        self.process = subprocess.Popen(command, start_new_session=True, env=env, stdout=subprocess.PIPE)
+        self.process = subprocess.Popen(command, start_new_session=True, env=env, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE)
         self.stop_signal: Optional[int] = None
         self.run_exit_code: Optional[int] = None
-        self.relay = threading.Thread(target=self.relay_output, daemon=True)
-        self.relay.start()
+        self.stop_said = False
+        self.relays = [threading.Thread(target=self.relay, args=(self.process.stdout, sys.stdout.buffer), daemon=True),
+                       threading.Thread(target=self.relay, args=(self.process.stderr, sys.stderr.buffer), daemon=True)]
+        for relay in self.relays:
+            relay.start()
 
-    def relay_output(self) -> None:
-        """Passes the ranks' output on as it comes, keeping rank 0's exit code line for itself."""
-        out = sys.stdout.buffer
-        for line in self.process.stdout:
+    def relay(self, lines, out) -> None:
+        """Passes the ranks' output on as it comes, keeping rank 0's exit code line for itself and
+        noting whether rank 0 said why the run stopped."""
+        for line in lines:
             if line.startswith(mpi.EXIT_CODE_MARKER):
                 self.run_exit_code = int(line[len(mpi.EXIT_CODE_MARKER):])
                 continue
+            self.stop_said = self.stop_said or line.startswith(b"jiobench: stopped by")
             try:
                 out.write(line)
                 out.flush()
@@ -206,7 +211,8 @@ class Job:
         """The launcher's exit code, once nothing of the job is left (ranks orphaned by a
         killed launcher get the grace to write what they have, then are killed)."""
         code = self.process.wait()
-        self.relay.join(timeout=KILL_SECONDS)
+        for relay in self.relays:
+            relay.join(timeout=KILL_SECONDS)
         if code == 0 and self.run_exit_code is not None:
             code = self.run_exit_code
         deadline = time.monotonic() + KILL_SECONDS
@@ -265,6 +271,10 @@ def run(argv: list[str]) -> int:
         signal.signal(number, job.on_signal)
     code = job.wait()
     if job.stop_signal is not None:
+        if not job.stop_said:
+            # Slurm signals the MPI launcher too, which may drop rank 0's last words.
+            print(f"jiobench: stopped by {signal.Signals(job.stop_signal).name}; the run file of the phases completed "
+                  "before is in the --results directory", file=sys.stderr)
         return 128 + job.stop_signal
     if code < 0:
         print(f"jiobench: error: {options.launcher} was killed by {signal.Signals(-code).name}; the ranks ended "

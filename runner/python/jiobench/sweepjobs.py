@@ -104,9 +104,11 @@ def point_body(manifest: dict, point: dict) -> list[str]:
     launcher = manifest["launcher"]
     other = "mpirun" if launcher == "srun" else "srun"
     ntasks = Ranks('"$SLURM_NTASKS"')
-    alternative = shell_line('"$jiobench" run ', run_words(point, other, ntasks, ""))
+    alternative = shell_line('exec "$jiobench" run ', run_words(point, other, ntasks, ""))
+    # exec: the run is then the job's own process, which Slurm's SIGTERM (scancel, the time limit)
+    # reaches and waits for, so it ends its phase and writes its run file before anything is killed.
     return [f"# {LAUNCHER_NOTES[launcher]}.",
-            shell_line('"$jiobench" run ', run_words(point, launcher, ntasks, manifest["launcher_args"])),
+            shell_line('exec "$jiobench" run ', run_words(point, launcher, ntasks, manifest["launcher_args"])),
             f"# Or {LAUNCHER_NOTES[other]}:",
             *(f"# {line}" for line in alternative.splitlines())]
 
@@ -124,11 +126,16 @@ def step_words(manifest: dict, point: dict) -> list[str]:
 
 ALLOCATION_PROLOGUE = [
     "# The points one job step after another; a point that fails leaves the others running. Each",
-    "# point's output goes to logs/POINT.JOB.out and .err, its exit code to logs/steps.JOB.",
+    "# point's output goes to logs/POINT.JOB.out and .err, its exit code to logs/steps.JOB. Slurm's",
+    "# SIGTERM (scancel, the time limit) reaches the running point itself; this script waits for it",
+    "# to write its run file rather than end and have the job's processes killed.",
+    "trap : TERM",
     "step() {",
     "  local point=$1 code=0",
     "  shift",
-    '  "$@" >"logs/$point.$SLURM_JOB_ID.out" 2>"logs/$point.$SLURM_JOB_ID.err" || code=$?',
+    '  "$@" >"logs/$point.$SLURM_JOB_ID.out" 2>"logs/$point.$SLURM_JOB_ID.err" &',
+    "  local child=$!",
+    '  while kill -0 "$child" 2>/dev/null; do wait "$child" || code=$?; done',
     '  echo "$point $code" >>"logs/steps.$SLURM_JOB_ID"',
     "}",
 ]

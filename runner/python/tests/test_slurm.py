@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import subprocess
+import time
 
 import pytest
 
-from conftest import JIOBENCH, wait_for_job
+from conftest import JIOBENCH, job_state, wait_for_job
 
 ACCOUNT = "proj42"  # no accounting database: Slurm takes any account and tells the job its name
 
@@ -47,3 +48,36 @@ def test_a_user_mistake_under_srun_fails_the_job_with_one_line(slurm, tmp_path):
     ours = [line for line in output.splitlines() if line.startswith("jiobench")]
     assert ours == ["jiobench: error: block size 3MiB is not a multiple of transfer size 2MiB (see --help)"], output
     assert "Traceback" not in output
+
+
+@pytest.mark.parametrize("launcher", ["srun", "mpirun"])
+def test_scancel_keeps_the_phases_completed_before(slurm, tmp_path, launcher):
+    """Slurm's SIGTERM reaches the batch script, jiobench run and every rank (a time limit sends
+    the same): the run ends its phase, writes what it completed and removes its file."""
+    batch = tmp_path / "job.sh"
+    batch.write_text(f"#!/bin/bash\nexec {JIOBENCH} run --launcher {launcher} -n 2 -- -a raw-bytes,data-stream -b 16MiB "
+                     f"-t 1MiB -i 1 -o {tmp_path}/f.dat --results {tmp_path}/results\n")
+    batch.chmod(0o755)
+    output = tmp_path / "job.out"
+    job_id = subprocess.run(["sbatch", "--parsable", "-n", "2", "-o", str(output), str(batch)], capture_output=True,
+                            text=True, env=slurm, check=True).stdout.strip().split(";")[0]
+    deadline = time.monotonic() + 120
+    while "raw-bytes              read  fork 1 rep 1" not in (output.read_text() if output.exists() else ""):
+        assert time.monotonic() < deadline and job_state(slurm, job_id) in ("PENDING", "RUNNING"), output.read_text()
+        time.sleep(0.2)
+    time.sleep(2)  # data-stream's JVMs are in their first phase
+    subprocess.run(["scancel", job_id], env=slurm, check=True)
+    assert wait_for_job(slurm, job_id, timeout=60) == "CANCELLED"
+    text = output.read_text()
+    # mpirun, signalled by Slurm too, may drop rank 0's line; then jiobench run says it.
+    assert ("jiobench: stopped by SIGTERM during data-stream write fork 1 rep 0 (warm-up); the run file keeps the 4 "
+            "phases completed before" in text) or ("jiobench: stopped by SIGTERM; the run file of the phases completed "
+                                                   "before is in the --results directory" in text), text
+    (run_file,) = (tmp_path / "results").glob("*.json")
+    run = json.loads(run_file.read_text())
+    assert run["incomplete"]["signal"] == "SIGTERM" and len(run["phases"]) == 4
+    assert not (tmp_path / "f.dat").exists()
+    deadline = time.monotonic() + 10
+    while left := subprocess.run(["pgrep", "-f", str(tmp_path)], capture_output=True, text=True).stdout.split():
+        assert time.monotonic() < deadline, f"processes of the job left: {left}"
+        time.sleep(0.2)
