@@ -73,13 +73,7 @@ pids=$dir/pids
 socket=$dir/run/glusterd.socket
 cli=(gluster --mode=script "--glusterd-sock=$socket" "--log-file=$dir/log/cli.log")
 
-wait_for() {  # wait_for SECONDS COMMAND...: polls until the command succeeds
-  local deadline=$((SECONDS + $1)); shift
-  until "$@" >/dev/null 2>&1; do
-    [ $SECONDS -lt $deadline ] || return 1
-    sleep 0.1
-  done
-}
+. "$(dirname "$(readlink -f "$0")")/wait-for.sh"
 
 ours() {  # ours PID: alive (a zombie is not) and started for this directory
   local pid=$1 state

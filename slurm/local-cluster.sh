@@ -13,13 +13,7 @@ action=$1
 dir=$(mkdir -p "$2" && cd "$2" && pwd)
 conf="$dir/slurm.conf"
 
-wait_for() {  # wait_for SECONDS COMMAND...: polls until the command succeeds
-  local deadline=$((SECONDS + $1)); shift
-  until "$@" >/dev/null 2>&1; do
-    [ $SECONDS -lt $deadline ] || return 1
-    sleep 0.1
-  done
-}
+. "$(dirname "$(readlink -f "$0")")/../scripts/wait-for.sh"
 
 gone() {  # the process has exited: it is no more, or a zombie that init has yet to collect
   local state
