@@ -33,10 +33,12 @@ X_AXES: dict[str, tuple[str, Callable]] = {
     "transfer_size": ("transfer size (bytes per call)", format_size),
     "buffer_size": ("buffer size", format_size),
     "jvm": ("JVM (java.runtime.version)", str),
+    "filesystem": ("file system (as the mount table names it)", str),
 }
-X_NAMES = {"ranks": "process count", "transfer_size": "transfer size", "buffer_size": "buffer size", "jvm": "JVM"}
+X_NAMES = {"ranks": "process count", "transfer_size": "transfer size", "buffer_size": "buffer size", "jvm": "JVM",
+           "filesystem": "file system"}
 # Axes whose values are names, not counts or sizes: evenly spaced, in sorted order.
-NAMED_AXES = frozenset({"jvm"})
+NAMED_AXES = frozenset({"jvm", "filesystem"})
 NAMED_DODGE = 0.04  # positions between neighbouring approaches' markers on a named axis
 
 
@@ -224,14 +226,14 @@ def setting_line(runs: Sequence[dict], parameters: Sequence[str]) -> str:
 
 def draw_figures(points: pd.DataFrame, parameters: Sequence[str], approaches: Sequence[str],
                  reference: Optional[str], out_dir: Path, setting: str = "") -> list[DrawnFigure]:
-    """Bandwidth vs process count always; vs transfer size, buffer size and JVM where the runs
-    hold more than one value of them. Each as PNG and SVG in `out_dir`; `setting` (what all
+    """Bandwidth vs process count always; vs transfer size, buffer size, JVM and file system where
+    the runs hold more than one value of them. Each as PNG and SVG in `out_dir`; `setting` (what all
     runs share) goes under each title."""
     styles = approach_styles(approaches, reference)
     dimensions = ["ranks", *parameters]
     plottable = points[(points["mean"] > 0) & points["mean"].map(math.isfinite)]
     drawn = []
-    for x in ("ranks", "transfer_size", "buffer_size", "jvm"):
+    for x in X_AXES:
         if x not in dimensions or plottable[x].isna().all():
             continue
         rows, fixed = figure_slice(plottable, x, dimensions)

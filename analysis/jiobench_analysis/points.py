@@ -27,11 +27,13 @@ STAT_COLUMNS = ("mean", "min", "max", "stddev")
 LATER_STAT_COLUMNS = ("median", "ci95_low", "ci95_high")
 
 
-# What the run files' environment says of the JVM: runs on two JDKs (jiobench sweep --vary java=...)
-# with the same parameters measured two different things.
+# What the run files' environment says of the JVM and the file system: runs on two JDKs
+# (jiobench sweep --vary java=...), or on ext4 and GlusterFS, with the same parameters measured two
+# different things.
 ENVIRONMENT_DIMENSIONS = {
     "jvm": lambda environment: (environment.get("jvm") or {}).get("version"),
     "jvm_args": lambda environment: " ".join((environment.get("jvm") or {}).get("args") or []) or None,
+    "filesystem": lambda environment: (environment.get("filesystem") or {}).get("type"),
 }
 
 

@@ -97,3 +97,20 @@ def test_a_sweep_without_a_complete_run_file_says_so(tmp_path):
     done = run_report([str(directory), "-o", str(tmp_path / "out")])
     assert (done.code, done.stderr) == (2, f"jiobench report: error: {directory}: no point of this sweep has a "
                                            f"complete run file yet (jiobench sweep status {directory} says why)\n")
+
+
+def test_runs_on_two_file_systems_are_two_points_and_a_figure(tmp_path):
+    for seed, (kind, rate) in enumerate((("ext4", 900.0), ("fuse.glusterfs", 300.0))):
+        path = run_file(tmp_path / "runs", {"c-posix": rate, "raw-bytes": rate * 0.9}, seed=seed)
+        run = json.loads(path.read_text())
+        run["environment"]["filesystem"]["type"] = kind
+        path.write_text(json.dumps(run))
+    runs = load_runs([str(tmp_path / "runs")])
+    assert varied_parameters(runs) == ["filesystem"]
+    done = run_report([str(tmp_path / "runs"), "-o", str(tmp_path / "out")])
+    assert done.code == 0, done.stderr
+    assert (tmp_path / "out" / "bandwidth-vs-filesystem.png").is_file()
+    table = pd.read_csv(tmp_path / "out" / "bandwidth.csv")
+    assert set(table["filesystem"]) == {"ext4", "fuse.glusterfs"}
+    # Each file system's ratios are to its own c-posix.
+    assert table[table["approach"] == "raw-bytes"]["ratio_to_c-posix"].round(1).tolist() == [0.9] * 4
