@@ -25,6 +25,7 @@ from typing import Optional
 from mpi4py import MPI
 
 from . import collect, runfile
+from .launching import fork_tasks, slurm_environment
 
 # Polling keeps a waiting launcher off the CPU its JVM (or another rank's) is measuring with;
 # MPI's own blocking calls spin. 0.2 ms adds that much skew between the ranks' barrier exits.
@@ -162,16 +163,6 @@ def start_fork(comm, command: list[str], shift: int, task: str) -> tuple[Optiona
     return jvm, ready, 0
 
 
-def fork_tasks(parameters: dict) -> list[str]:
-    """The JVMs of the run after the first, as tasks "FORK:APPROACH-INDEX": fork 1 of every
-    approach, then fork 2 of every approach, ... so a slow spell falls on all approaches alike."""
-    if parameters["forks"] == 0:
-        return []
-    tasks = [f"{fork}:{index}" for fork in range(1, parameters["forks"] + 1)
-             for index in range(len(parameters["approaches"]))]
-    return tasks[1:]  # fork 1 of the first approach is the first JVM
-
-
 def abort(comm, rank: int, message: str) -> None:
     print(f"jiobench: rank {rank} failed: {message}", file=sys.stderr, flush=True)
     comm.Abort(1)
@@ -209,16 +200,6 @@ def serve(comm, jvm: RankJvm, host: str, collector: Optional[collect.Collector])
             return max(code, *(exit_code for exit_code, _ in outcomes)), [text for _, text in outcomes if text]
         else:
             abort(comm, rank, f"unexpected message from the JVM: {message!r}")
-
-
-def slurm_environment() -> Optional[dict]:
-    """The Slurm job and step this run belongs to, as Slurm tells its tasks."""
-    if "SLURM_JOB_ID" not in os.environ:
-        return None
-    names = {"job_id": "SLURM_JOB_ID", "step_id": "SLURM_STEP_ID", "nodes": "SLURM_JOB_NODELIST",
-             "node_count": "SLURM_JOB_NUM_NODES", "tasks_per_node": "SLURM_TASKS_PER_NODE",
-             "partition": "SLURM_JOB_PARTITION", "account": "SLURM_JOB_ACCOUNT"}
-    return {key: os.environ.get(variable) for key, variable in names.items()}
 
 
 def remove_created(comm, created: list[str], keep: bool) -> None:
