@@ -1,6 +1,6 @@
 """`jiobench`: the user's verbs.
 
-  jiobench run [-n RANKS] [--launcher mpirun|srun] [--jvm-args ARGS] -- RUNNER-OPTIONS
+  jiobench run [-n RANKS] [--launcher mpirun|srun|mpj-multicore|mpj-niodev] [--jvm-args ARGS] -- RUNNER-OPTIONS
   jiobench report RESULTS... -o DIR        (and: jiobench report --compare A B)
 
 `run` starts one launcher per MPI rank (python -m jiobench.launch), each of which starts one JVM.
@@ -15,6 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Optional
+
+from . import mpj
 
 HOME = Path(os.environ.get("JIOBENCH_HOME", Path(__file__).resolve().parents[3]))
 JAR = Path(os.environ.get("JIOBENCH_JAR", HOME / "runner" / "target" / "jiobench-runner.jar"))
@@ -73,8 +75,9 @@ def run(argv: list[str]) -> int:
         description="Run the per-rank runner on RANKS MPI ranks and reduce their timings to aggregate MiB/s.",
         epilog="Per-rank options go after '--'; 'jiobench run -- --help' lists them.")
     parser.add_argument("-n", "--ranks", type=int, default=1, help="MPI ranks (default: 1)")
-    parser.add_argument("--launcher", choices=["mpirun", "srun"], default="mpirun",
-                        help="mpirun (default), or srun --mpi=pmix inside a Slurm allocation")
+    parser.add_argument("--launcher", choices=["mpirun", "srun", *mpj.LAUNCHERS], default="mpirun",
+                        help="mpirun (default), srun --mpi=pmix inside a Slurm allocation, or MPJ Express "
+                             "(mpj-multicore: ranks as threads of one JVM; mpj-niodev: a JVM per rank)")
     parser.add_argument("--launcher-args", default="", help="extra arguments for mpirun or srun, as one string")
     parser.add_argument("--jvm-args", default="", help="JVM options for every rank, as one string (e.g. '-Xmx4g')")
     parser.add_argument("--java", default=os.environ.get("JIOBENCH_JAVA", "java"), help="the java to run (default: java)")
@@ -93,6 +96,8 @@ def run(argv: list[str]) -> int:
         return error(f"the runner is not built ({JAR} is missing): run 'make build' in {HOME}")
     if HELP_FLAGS.intersection(runner_args):
         return subprocess.call([options.java, *shlex.split(options.jvm_args), "-jar", str(JAR), *runner_args])
+    if options.launcher in mpj.LAUNCHERS:
+        return mpj.run(options, runner_args, JAR)
     try:
         return subprocess.call(launch_command(options, runner_args))
     except FileNotFoundError as missing:
