@@ -49,6 +49,9 @@ RANK_STOPPED = re.compile(r"^Stopping Process <(\d+)>")
 POLL_S = 0.1
 # A rank's process may end before rank 0's last line has come through MPJ's relay.
 GRACE_S = 2.0
+# A niodev job whose ranks' JVMs fail to start leaves MPJ's starter waiting for them for ever; a
+# daemon of this run's own that has run none of the job's JVMs for this long tells of it.
+NO_RANKS_S = 15.0
 DAEMON_START_S = 30.0
 
 
@@ -223,6 +226,7 @@ class Job:
         self.finished = False
         self.held: list[str] = [] if hold_output else None
         self.first_end: Optional[tuple[float, str]] = None
+        self.ranks_seen = time.monotonic()
 
     def _read(self) -> None:
         for line in self.process.stdout:
@@ -279,6 +283,11 @@ class Job:
             self.first_end = (time.monotonic(), message)
 
     def _watch(self) -> None:
+        if not self.hosts and self.daemon is not None and self.daemon.process is not None:
+            if self.daemon.ranks():
+                self.ranks_seen = time.monotonic()
+            elif time.monotonic() - self.ranks_seen > NO_RANKS_S:
+                raise JobBroken("the ranks' JVMs ended before the ranks started")
         if not self.finished:
             for rank, (host, pid) in enumerate(zip(self.hosts, self.pids)):
                 if same_host(host) and not alive(pid):
