@@ -6,16 +6,19 @@
 # approaches (data-stream, and at times the streams) reach.
 #
 #   bench/launchers.sh [RANKS] [REPETITIONS]     (default 2 and 5; needs `make build` with MPJ Express)
+#
+# RESULTS=DIR keeps the three run files there (by default they go with the scratch directory).
 set -euo pipefail
 home="$(cd "$(dirname "$0")/.." && pwd)"
 ranks=${1:-2}
 reps=${2:-5}
 work=$(mktemp -d "${TMPDIR:-/tmp}/jiobench-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+results=${RESULTS:-$work/results}
 runs=()
 for launcher in mpirun mpj-niodev mpj-multicore; do
   out=$("$home/bin/jiobench" run -n "$ranks" --launcher "$launcher" -- -a all -b 256MiB -t 4MiB -e -D 5 \
-    -i "$reps" -o "$work/bench.dat" --results "$work/results")
+    -i "$reps" -o "$work/bench.dat" --results "$results")
   runs+=("$(tail -n 1 <<<"$out")")
 done
 "$home/.venv/bin/python" "$home/bench/launchers.py" "${runs[@]}"

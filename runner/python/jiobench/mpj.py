@@ -10,7 +10,8 @@ instead of leaving the others waiting, and it removes the files the run created.
 
 Debian's libmpj-java does not start as packaged: its jars name log4j and commons-* next to
 themselves in their manifests, where Debian has none. MPJ runs here from a private MPJ_HOME
-(runner/target/mpj-home) that holds copies of MPJ's jars and of those four.
+(runner/target/mpj-home) that holds copies of MPJ's jars and of those four; each run uses it
+through an MPJ_HOME of its own, whose configuration gives the run's starter and daemon free ports.
 """
 from __future__ import annotations
 
@@ -46,6 +47,9 @@ TAG = "@jiobench "
 # What MPJ's starter and daemon say about themselves: not the runner's output.
 MPJ_CHATTER = re.compile(r"^(MPJ Express \(|Starting process <|Stopping Process <)")
 RANK_STOPPED = re.compile(r"^Stopping Process <(\d+)>")
+DAEMON_PORT = "mpjexpress.mpjdaemon.port.1"
+PORT_MANAGER_PORT = "mpjexpress.mpjdaemon.port.2"
+STARTER_PORT = "mpjexpress.mpjrun.port.1"
 POLL_S = 0.1
 # A rank's process may end before rank 0's last line has come through MPJ's relay.
 GRACE_S = 2.0
@@ -111,6 +115,32 @@ def configuration(home: Path) -> dict[str, str]:
     return values
 
 
+def run_home(shared: Path, target: Path, ports: dict[str, int]) -> Path:
+    """An MPJ_HOME for one run: the shared one's jars, and its configuration with this run's ports.
+    A port of its own keeps MPJ's starter (and a daemon of this run's own) clear of other runs and
+    of the closing connections that a run before it left on the usual ports."""
+    (target / "conf").mkdir(parents=True)
+    (target / "lib").symlink_to(shared / "lib")
+    lines = []
+    for line in (shared / "conf" / "mpjexpress.conf").read_text().splitlines():
+        key = line.split("=", 1)[0].strip()
+        lines.append(f"{key}={ports[key]}" if key in ports and not line.lstrip().startswith("#") else line)
+    (target / "conf" / "mpjexpress.conf").write_text("\n".join(lines) + "\n")
+    return target
+
+
+def free_ports(count: int) -> list[int]:
+    """Ports nothing on this host uses now, as the kernel hands them out."""
+    sockets = [socket.socket() for _ in range(count)]
+    try:
+        for sock in sockets:
+            sock.bind(("", 0))
+        return [sock.getsockname()[1] for sock in sockets]
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
 def parent_of(pid: int) -> Optional[int]:
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
@@ -168,32 +198,28 @@ class DaemonFailed(Exception):
 
 
 class Daemon:
-    """MPJ's daemon on this host, which starts the niodev ranks' JVMs: the one that runs, or one
-    started for this run and stopped by its PID at the end."""
+    """MPJ's daemon started for this run on this host (it starts the niodev ranks' JVMs), stopped
+    by its PID at the end."""
 
     def __init__(self, java: str, home: Path, env: dict, log: Path):
-        self.port = int(configuration(home)["mpjexpress.mpjdaemon.port.1"])
-        self.process: Optional[subprocess.Popen] = None
-        if listening(self.port):
-            return
+        ports = configuration(home)
         with open(log, "w") as output:
             self.process = subprocess.Popen(
-                [java, "-cp", str(home / "lib" / "daemon.jar"), "runtime.daemon.MPJDaemon", str(self.port)],
+                [java, "-cp", str(home / "lib" / "daemon.jar"), "runtime.daemon.MPJDaemon", ports[DAEMON_PORT]],
                 env=env, cwd=log.parent, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + DAEMON_START_S
-        while not listening(self.port):
+        # It listens on its port first, then on its port manager's, and exits when it cannot.
+        while not (listening(int(ports[DAEMON_PORT])) and listening(int(ports[PORT_MANAGER_PORT]))):
             if self.process.poll() is not None or time.monotonic() > deadline:
                 self.stop()
                 raise DaemonFailed(f"MPJ Express's daemon did not start: {log.read_text().strip()[-500:]}")
             time.sleep(0.05)
 
     def ranks(self) -> list[int]:
-        """The JVMs this daemon runs, where it is this run's own: all of them are this run's."""
-        return children_of(self.process.pid) if self.process else []
+        """The JVMs this daemon runs: all of them are this run's."""
+        return children_of(self.process.pid)
 
     def stop(self) -> None:
-        if self.process is None:
-            return
         kill(self.ranks())
         self.process.terminate()
         try:
@@ -283,7 +309,7 @@ class Job:
             self.first_end = (time.monotonic(), message)
 
     def _watch(self) -> None:
-        if not self.hosts and self.daemon is not None and self.daemon.process is not None:
+        if not self.hosts and self.daemon is not None:
             if self.daemon.ranks():
                 self.ranks_seen = time.monotonic()
             elif time.monotonic() - self.ranks_seen > NO_RANKS_S:
@@ -333,21 +359,27 @@ class MpjRun:
         self.options = options
         self.runner_args = runner_args
         self.jar = jar
-        self.home = home
         self.device = LAUNCHERS[options.launcher]
         self.current: Optional[Job] = None
+        launcher_args = shlex.split(options.launcher_args)
+        # With a machines file the user runs MPJ's daemons on those machines; on this host alone
+        # the run uses the daemon that listens on MPJ's port, else starts one of its own.
+        local = "-machinesfile" not in launcher_args
+        own_daemon = self.device == "niodev" and local and not listening(int(configuration(home)[DAEMON_PORT]))
+        keys = [STARTER_PORT, DAEMON_PORT, PORT_MANAGER_PORT] if own_daemon else [STARTER_PORT]
+        self.home = run_home(home, scratch / "mpj-home", dict(zip(keys, free_ports(len(keys)))))
         # MPJ starts the ranks' JVMs (and the multicore one) as "java" from PATH.
         (scratch / "bin").mkdir()
         (scratch / "bin" / "java").symlink_to(os.path.abspath(java))
         self.java = java
-        self.env = dict(os.environ, MPJ_HOME=str(home), PATH=f"{scratch / 'bin'}{os.pathsep}{os.environ['PATH']}")
+        self.env = dict(os.environ, MPJ_HOME=str(self.home),
+                        PATH=f"{scratch / 'bin'}{os.pathsep}{os.environ['PATH']}")
         self.starter_args = ["-np", str(options.ranks), "-dev", self.device]
-        launcher_args = shlex.split(options.launcher_args)
-        if self.device == "niodev" and "-machinesfile" not in launcher_args:
+        if self.device == "niodev" and local:
             (scratch / "machines").write_text(socket.gethostname() + "\n")
             self.starter_args += ["-machinesfile", str(scratch / "machines")]
         self.starter_args += launcher_args
-        self.daemon = Daemon(java, home, self.env, scratch / "daemon.log") if self.device == "niodev" else None
+        self.daemon = Daemon(java, self.home, self.env, scratch / "daemon.log") if own_daemon else None
 
     def start(self, task: str, hold_output: bool = False) -> Job:
         command = [self.java, "-jar", str(self.home / "lib" / "starter.jar"), *self.starter_args,
