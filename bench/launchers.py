@@ -1,7 +1,8 @@
 """Prints, from run files of one experiment through several launch paths, each approach's median
-MiB/s over its measured repetitions per launch path, and its ratio to the first run's.
+MiB/s per launch path, over the measured phases of all that path's runs (pooled by
+`jiobench.reduce.summarize`, as the report pools runs), and its ratio to the first path's.
 
-    python bench/launchers.py REFERENCE-RUN.json OTHER-RUN.json...
+    python bench/launchers.py RUN.json...      (the launch path of the first run is the reference)
 """
 from __future__ import annotations
 
@@ -9,18 +10,30 @@ import argparse
 import json
 import sys
 
-from ratios import medians, readable, readable_ratio
+from jiobench import reduce
+from ratios import readable, readable_ratio
+
+
+def pooled_medians(runs: list[dict]) -> dict[str, dict[tuple[str, str], float]]:
+    """launch path → (approach, op) → median MiB/s over the measured phases of all its runs."""
+    phases: dict[str, list[dict]] = {}
+    for run in runs:
+        phases.setdefault(run["environment"]["launcher"], []).extend(run["phases"])
+    return {launcher: {(row["approach"], row["op"]): row["bw_mib_s"]["median"] for row in reduce.summarize(rows)}
+            for launcher, rows in phases.items()}
 
 
 def table(runs: list[dict]) -> list[str]:
-    launchers = [run["environment"]["launcher"] for run in runs]
-    reference = medians(runs[0])
-    others = [medians(run) for run in runs[1:]]
+    medians = pooled_medians(runs)
+    launchers = list(medians)
+    reference, others = medians[launchers[0]], [medians[name] for name in launchers[1:]]
     p = runs[0]["parameters"]
     flags = (" -e" if p["fsync"] else "") + (f" -D {p['deadline_s']:g}" if p["deadline_s"] else "")
+    reps = {name: sum(1 for run in runs if run["environment"]["launcher"] == name) * p["repetitions"]
+            for name in launchers}
     stonewalled = {(s["approach"], s["op"]) for run in runs for s in run["summary"] if s["stonewalled"]}
     lines = [f"{runs[0]['environment']['ranks']} ranks, -b {p['block_size'] >> 20}MiB -t {p['transfer_size'] >> 20}MiB"
-             f"{flags}, {p['repetitions']} measured reps: median MiB/s per launch path, and ratios to {launchers[0]}",
+             f"{flags}; median MiB/s over " + ", ".join(f"{reps[name]} measured reps of {name}" for name in launchers),
              f"  {'approach':<22} {'op':<5}" + "".join(f" {name:>14}" for name in launchers)
              + "".join(f" {name + ' ÷':>16}" for name in launchers[1:])]
     for key, rate in reference.items():
@@ -33,7 +46,7 @@ def table(runs: list[dict]) -> list[str]:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("runs", nargs="+", help="run JSON files, the reference first")
+    parser.add_argument("runs", nargs="+", help="run JSON files")
     options = parser.parse_args(argv)
     runs = []
     for path in options.runs:

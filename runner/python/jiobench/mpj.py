@@ -29,6 +29,7 @@ import tempfile
 import threading
 import time
 import zipfile
+from collections import Counter
 from pathlib import Path
 from typing import Iterator, Optional
 
@@ -94,8 +95,7 @@ def private_home(target: Path) -> Path:
         if not (building / "lib" / name).exists():
             shutil.copy(DEBIAN_JAVA / name, building / "lib" / name)
     shutil.copytree(INSTALLED_HOME / "conf", building / "conf")
-    stamp_file_new = building / "installed-from"
-    stamp_file_new.write_text(stamp)
+    (building / "installed-from").write_text(stamp)
     if target.exists():
         shutil.rmtree(target, ignore_errors=True)
     try:
@@ -388,14 +388,11 @@ class MpjRun:
         return self.current
 
     def context(self, ready: dict, job: Job) -> dict:
-        per_host: dict[str, int] = {}
-        for host in job.hosts:
-            per_host[host] = per_host.get(host, 0) + 1
         return {
             "parameters": ready["parameters"],
             "environment": ready["environment"],
             "hosts": job.hosts,
-            "ranks_per_host": per_host,
+            "ranks_per_host": dict(Counter(job.hosts)),
             "ranks": len(job.hosts),
             "launcher": self.options.launcher,
             "command_line": ["jiobench", "run", *self.options.original],
