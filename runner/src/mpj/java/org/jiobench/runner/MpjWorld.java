@@ -258,7 +258,8 @@ final class MpjWorld implements World {
         } catch (RuntimeException e) {
             over = true;
             broken = true;
-            print(message("abort", "rank", rank, "message", "rank " + rank + ": MPJ Express failed in a collective: " + e));
+            String problem = "rank " + rank + ": MPJ Express failed in a collective: " + e;
+            print(message("abort", "rank", rank, "message", problem));
             throw new JobStopped("MPJ Express failed: " + e);
         }
         Step[] steps = new Step[size];
