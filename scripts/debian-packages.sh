@@ -5,7 +5,7 @@
 # the install (there is no init system to own them); the tests start their own.
 set -euo pipefail
 
-run_packages=(openjdk-17-jdk-headless maven gcc make openmpi-bin libopenmpi-dev python3-venv python3-dev)
+run_packages=(openjdk-17-jdk-headless maven gcc make openmpi-bin libopenmpi-dev python3-venv python3-dev libmpj-java)
 test_packages=(slurmctld slurmd slurm-client munge glusterfs-server glusterfs-client chromium fonts-dejavu-core)
 
 case "${1:-run}" in

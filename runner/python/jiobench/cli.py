@@ -1,6 +1,6 @@
 """`jiobench`: the user's verbs.
 
-  jiobench run [-n RANKS] [--launcher mpirun|mpiexec|srun] [--jvm-args ARGS] -- RUNNER-OPTIONS
+  jiobench run [-n RANKS] [--launcher mpirun|mpiexec|srun|mpj-multicore|mpj-niodev] [--jvm-args ARGS] -- RUNNER-OPTIONS
   jiobench report RESULTS... -o DIR        (and: jiobench report --compare A B)
   jiobench sweep --dir DIR [--procs LIST] [--vary NAME=V1,V2] [--submit|--allocation|--here] -- RUNNER-OPTIONS
   jiobench sweep status DIR                (and: jiobench sweep --resume DIR)
@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Optional
 
-from . import mpi
+from . import mpi, mpj
 
 HOME = Path(os.environ.get("JIOBENCH_HOME", Path(__file__).resolve().parents[3]))
 JAR = Path(os.environ.get("JIOBENCH_JAR", HOME / "runner" / "target" / "jiobench-runner.jar"))
@@ -235,9 +235,10 @@ def run(argv: list[str]) -> int:
         description="Run the per-rank runner on RANKS MPI ranks and reduce their timings to aggregate MiB/s.",
         epilog="Per-rank options go after '--'; 'jiobench run -- --help' lists them.")
     parser.add_argument("-n", "--ranks", type=int, default=1, help="MPI ranks (default: 1)")
-    parser.add_argument("--launcher", choices=["mpirun", "mpiexec", "srun"], default="mpirun",
-                        help="mpirun (default) or mpiexec of the installed MPI, or srun --mpi=pmix inside a "
-                             "Slurm allocation")
+    parser.add_argument("--launcher", choices=["mpirun", "mpiexec", "srun", *mpj.LAUNCHERS], default="mpirun",
+                        help="mpirun (default) or mpiexec of the installed MPI, srun --mpi=pmix inside a Slurm "
+                             "allocation, or MPJ Express (mpj-multicore: ranks as threads of one JVM; mpj-niodev: "
+                             "a JVM per rank)")
     parser.add_argument("--launcher-args", default="", help="extra arguments for mpirun or srun, as one string")
     parser.add_argument("--jvm-args", default="", help="JVM options for every rank, as one string (e.g. '-Xmx4g')")
     parser.add_argument("--java", default=os.environ.get("JIOBENCH_JAVA", "java"), help="the java to run (default: java)")
@@ -260,6 +261,8 @@ def run(argv: list[str]) -> int:
         if HELP_FLAGS.intersection(runner_args):
             return subprocess.call([options.java, *jvm_args, "-jar", str(JAR), *runner_args])
         check_rank_count(options.ranks)
+        if options.launcher in mpj.LAUNCHERS:
+            return mpj.run(options, runner_args, JAR)
         command = launch_command(options, runner_args)
     except UserError as mistake:
         return error(str(mistake))

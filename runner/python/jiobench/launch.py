@@ -28,6 +28,7 @@ from typing import Optional
 from mpi4py import MPI
 
 from . import collect, filesystems, runfile
+from .launching import fork_tasks, slurm_environment
 from .mpi import EXIT_CODE_MARKER, RANK_OVERHEAD_BYTES, reorder_shift
 
 # Polling keeps a waiting launcher off the CPU its JVM (or another rank's) is measuring with;
@@ -197,32 +198,6 @@ def report_start_failure(statuses: list[tuple[int, str]]) -> int:
     return max(code for _, code, _ in failed)
 
 
-def fork_tasks(parameters: dict) -> list[str]:
-    """The JVMs of the run after the first, as tasks "FORK:APPROACH-INDEX": fork 1 of every
-    approach, then fork 2 of every approach, ... so a slow spell falls on all approaches alike."""
-    if parameters["forks"] == 0:
-        return []
-    tasks = [f"{fork}:{index}" for fork in range(1, parameters["forks"] + 1)
-             for index in range(len(parameters["approaches"]))]
-    return tasks[1:]  # fork 1 of the first approach is the first JVM
-
-
-def slurm_environment() -> Optional[dict]:
-    """The Slurm job and step this run belongs to, as Slurm tells its tasks."""
-    if "SLURM_JOB_ID" not in os.environ:
-        return None
-    names = {"job_id": "SLURM_JOB_ID", "step_id": "SLURM_STEP_ID", "nodes": "SLURM_JOB_NODELIST",
-             "node_count": "SLURM_JOB_NUM_NODES", "tasks_per_node": "SLURM_TASKS_PER_NODE",
-             "partition": "SLURM_JOB_PARTITION", "account": "SLURM_JOB_ACCOUNT"}
-    slurm = {key: os.environ.get(variable) for key, variable in names.items()}
-    # srun describes its step; mpirun's ranks inherit the batch script's task, which is in no
-    # numbered step (a shell from salloc has no task at all), and the allocation's layout.
-    slurm["tasks_per_node"] = os.environ.get("SLURM_STEP_TASKS_PER_NODE", slurm["tasks_per_node"])
-    if slurm["step_id"] is None and "SLURM_TASK_PID" in os.environ:
-        slurm["step_id"] = "batch"
-    return slurm
-
-
 def signal_name(number: int) -> str:
     """The signal's name; for SIGUSR1, the one `jiobench run` got and passed on as SIGUSR1."""
     if number == signal.SIGUSR1:
@@ -290,8 +265,7 @@ class Rank:
         sys.stdout = sys.stderr = open(os.devnull, "w")
         self.remove_created()
         if self.collector is not None:
-            self.write_results({"reason": "stopped", "signal": None, "rank": None, "phase": None,
-                                "message": "the MPI launcher ended before the run did"})
+            self.write_results(collect.stop(None, "the MPI launcher ended before the run did"))
         with self.lock:
             jvm = self.jvm
         if jvm is not None and jvm.process.poll() is None:
@@ -323,11 +297,9 @@ class Rank:
             message = detail["message"]
             if message.startswith(detail["phase"]):
                 message = message[len(detail["phase"]):].lstrip(" :").removeprefix("on ")
-            return {"reason": "failed", "signal": None, "rank": rank, "phase": detail["phase"],
-                    "when": detail["when"], "message": message}
+            return collect.failure(message, rank, detail["phase"], detail["when"])
         during = f" during {detail['phase']}" if detail.get("phase") else ""
-        return {"reason": "stopped", "signal": detail["signal"], "rank": rank, "phase": detail.get("phase"),
-                "message": f"stopped by {detail['signal']}{during}"}
+        return collect.stop(detail["signal"], f"stopped by {detail['signal']}{during}", rank, detail.get("phase"))
 
     def fail(self, phase: str, when: str, message: str) -> None:
         """This rank cannot go on: it meets the others in their round, which ends the run."""
@@ -488,8 +460,7 @@ class Rank:
             jvm, _, starts = self.start_fork(task, start)
             if self.ending is None and any(start_code for (start_code, _), _ in starts):
                 failed = next((rank, text) for rank, ((start_code, text), _) in enumerate(starts) if start_code)
-                self.ending = {"reason": "failed", "signal": None, "rank": failed[0], "phase": start,
-                               "when": "during", "message": failed[1]}
+                self.ending = collect.failure(failed[1], failed[0], start)
             if self.ending is not None:
                 if jvm is not None:
                     jvm.answer("stop")
@@ -552,14 +523,6 @@ class Rank:
 
     def write_results(self, ending: Optional[dict]) -> None:
         with self.lock:
-            if ending is not None:
-                if ending["reason"] == "failed":
-                    what = f"rank {ending['rank']} failed {ending['when']} {ending['phase']}: {ending['message']}"
-                else:
-                    what = ending["message"]
-                kept = len(self.collector.phases)
-                print(f"jiobench: {what}; the run file keeps the {kept} phase{'' if kept == 1 else 's'} "
-                      "completed before", file=sys.stderr, flush=True)
             try:
                 self.collector.finish(ending)
             except OSError as problem:

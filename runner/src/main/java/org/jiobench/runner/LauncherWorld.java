@@ -41,24 +41,14 @@ final class LauncherWorld implements World {
         this.messages = new PrintStream(new FileOutputStream("/dev/fd/" + messageFd), false, StandardCharsets.UTF_8);
     }
 
-    /**
-     * Reads "rank,size,reorderShift,replyFd,messageFd,task" as the launcher sets it; the task is
-     * "first", or "FORK:APPROACH-INDEX" for every later JVM of the run.
-     */
+    /** Reads "rank,size,reorderShift,replyFd,messageFd,task" as the launcher sets it (task: {@link Task#parse}). */
     static LauncherWorld fromControl(String control) throws IOException {
         String[] fields = control.split(",");
         if (fields.length != 6) throw new IOException(CONTROL_VARIABLE + " is malformed: " + control);
         int[] numbers = new int[5];
         for (int i = 0; i < 5; i++) numbers[i] = Integer.parseInt(fields[i].trim());
-        return new LauncherWorld(numbers[0], numbers[1], numbers[2], parseTask(fields[5].trim()), numbers[3],
+        return new LauncherWorld(numbers[0], numbers[1], numbers[2], Task.parse(fields[5].trim()), numbers[3],
                 numbers[4]);
-    }
-
-    private static Task parseTask(String text) throws IOException {
-        if (text.equals("first")) return Task.FIRST;
-        String[] parts = text.split(":");
-        if (parts.length != 2) throw new IOException(CONTROL_VARIABLE + " names no task: " + text);
-        return new Task(false, Integer.parseInt(parts[0]), Integer.parseInt(parts[1]));
     }
 
     @Override public int rank() { return rank; }

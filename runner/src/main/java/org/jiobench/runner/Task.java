@@ -16,6 +16,17 @@ record Task(boolean first, int fork, int approachIndex) {
     /** The first JVM, before the settings say whether the run forks. */
     static final Task FIRST = new Task(true, 1, 0);
 
+    /**
+     * Reads a task as the launchers pass it: "first", or "FORK:APPROACH-INDEX" for every later
+     * JVM of the run.
+     */
+    static Task parse(String text) {
+        if (text.equals("first")) return FIRST;
+        String[] parts = text.split(":");
+        if (parts.length != 2) throw new IllegalArgumentException("no task: " + text);
+        return new Task(false, Integer.parseInt(parts[0]), Integer.parseInt(parts[1]));
+    }
+
     /** The fork this first JVM turns out to be, once the settings are known. */
     Task resolvedFor(RunSettings settings) {
         return first && settings.forks() == 0 ? new Task(true, 0, 0) : this;

@@ -1,0 +1,34 @@
+"""What every launch path does alike, whichever way its ranks start (mpi4py or MPJ Express).
+
+Kept apart from `jiobench.launch`, whose import starts MPI through mpi4py.
+"""
+from __future__ import annotations
+
+import os
+from typing import Optional
+
+
+def fork_tasks(parameters: dict) -> list[str]:
+    """The JVMs of the run after the first, as tasks "FORK:APPROACH-INDEX": fork 1 of every
+    approach, then fork 2 of every approach, ... so a slow spell falls on all approaches alike."""
+    if parameters["forks"] == 0:
+        return []
+    tasks = [f"{fork}:{index}" for fork in range(1, parameters["forks"] + 1)
+             for index in range(len(parameters["approaches"]))]
+    return tasks[1:]  # fork 1 of the first approach is the first JVM
+
+
+def slurm_environment() -> Optional[dict]:
+    """The Slurm job and step this run belongs to, as Slurm tells its tasks."""
+    if "SLURM_JOB_ID" not in os.environ:
+        return None
+    names = {"job_id": "SLURM_JOB_ID", "step_id": "SLURM_STEP_ID", "nodes": "SLURM_JOB_NODELIST",
+             "node_count": "SLURM_JOB_NUM_NODES", "tasks_per_node": "SLURM_TASKS_PER_NODE",
+             "partition": "SLURM_JOB_PARTITION", "account": "SLURM_JOB_ACCOUNT"}
+    slurm = {key: os.environ.get(variable) for key, variable in names.items()}
+    # srun describes its step; mpirun's ranks inherit the batch script's task, which is in no
+    # numbered step (a shell from salloc has no task at all), and the allocation's layout.
+    slurm["tasks_per_node"] = os.environ.get("SLURM_STEP_TASKS_PER_NODE", slurm["tasks_per_node"])
+    if slurm["step_id"] is None and "SLURM_TASK_PID" in os.environ:
+        slurm["step_id"] = "batch"
+    return slurm

@@ -1,0 +1,522 @@
+"""`jiobench run --launcher mpj-multicore|mpj-niodev`: the ranks are MPJ Express threads or JVMs.
+
+Each JVM of the run (the first, then one per fork of each approach) is one MPJ Express job, started
+with MPJ's own starter: with `multicore` every rank is a thread of one JVM, with `niodev` every rank
+is a JVM that MPJ's daemon starts (jiobench starts a daemon on this host when none runs, and stops
+it by its PID at the end). The ranks synchronise with MPJ's collectives (MpjWorld); rank 0 prints
+tagged JSON lines, which this feeds to `jiobench.collect` as the mpi4py launcher feeds it what it
+gathers. This side watches the ranks' processes, so that a rank whose JVM dies ends the whole job
+instead of leaving the others waiting, and it removes the files the run created.
+
+Debian's libmpj-java does not start as packaged: its jars name log4j and commons-* next to
+themselves in their manifests, where Debian has none. MPJ runs here from a private MPJ_HOME
+(runner/target/mpj-home) that holds copies of MPJ's jars and of those four; each run uses it
+through an MPJ_HOME of its own, whose configuration gives the run's starter and daemon free ports.
+"""
+from __future__ import annotations
+
+import json
+import os
+import queue
+import re
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import zipfile
+from collections import Counter
+from pathlib import Path
+from typing import Iterator, Optional
+
+from . import collect, runfile
+from .launching import fork_tasks, slurm_environment
+
+LAUNCHERS = {"mpj-multicore": "multicore", "mpj-niodev": "niodev"}
+# MPJ_HOME names another installation, such as MPJ Express's own release; Debian's by default.
+INSTALLED_HOME = Path(os.environ.get("MPJ_HOME", "/usr/share/mpj"))
+# What MPJ's jars name in their manifests, and where Debian keeps them.
+MANIFEST_JARS = ["log4j-1.2.jar", "commons-codec.jar", "commons-cli.jar", "commons-io.jar"]
+DEBIAN_JAVA = Path("/usr/share/java")
+INSTALL_HINT = "install it with 'apt-get install libmpj-java' (scripts/debian-packages.sh run), then run 'make build'"
+MPJ_WORLD_CLASS = "org/jiobench/runner/MpjWorld.class"
+TAG = "@jiobench "
+# What MPJ's starter and daemon say about themselves: not the runner's output.
+MPJ_CHATTER = re.compile(r"^(MPJ Express \(|Starting process <|Stopping Process <)")
+RANK_STOPPED = re.compile(r"^Stopping Process <(\d+)>")
+DAEMON_PORT = "mpjexpress.mpjdaemon.port.1"
+PORT_MANAGER_PORT = "mpjexpress.mpjdaemon.port.2"
+STARTER_PORT = "mpjexpress.mpjrun.port.1"
+POLL_S = 0.1
+# A rank's process may end before rank 0's last line has come through MPJ's relay.
+GRACE_S = 2.0
+# A niodev job whose ranks' JVMs fail to start leaves MPJ's starter waiting for them for ever; a
+# daemon of this run's own that has run none of the job's JVMs for this long tells of it.
+NO_RANKS_S = 15.0
+DAEMON_START_S = 30.0
+
+
+def error(message: str, code: int = 2) -> int:
+    print(f"jiobench: error: {message}", file=sys.stderr)
+    return code
+
+
+def missing(jar: Path) -> Optional[str]:
+    """Why MPJ Express cannot run here, or None."""
+    if not (INSTALLED_HOME / "lib" / "mpj.jar").is_file():
+        return f"MPJ Express is not installed ({INSTALLED_HOME / 'lib' / 'mpj.jar'} is missing): {INSTALL_HINT}"
+    for name in MANIFEST_JARS:
+        if not (INSTALLED_HOME / "lib" / name).is_file() and not (DEBIAN_JAVA / name).is_file():
+            return f"MPJ Express needs {name}, found neither in {INSTALLED_HOME / 'lib'} nor in {DEBIAN_JAVA}"
+    with zipfile.ZipFile(jar) as runner:
+        if MPJ_WORLD_CLASS not in runner.namelist():
+            return f"the runner was built without MPJ Express: run 'make build' in {jar.parents[2]}"
+    return None
+
+
+def private_home(target: Path) -> Path:
+    """An MPJ_HOME whose lib/ holds real copies of MPJ's jars and of the jars their manifests
+    name; made again when the installed MPJ changes."""
+    source_jar = INSTALLED_HOME / "lib" / "mpj.jar"
+    stamp = f"{source_jar.resolve()} {source_jar.stat().st_size} {source_jar.stat().st_mtime_ns}\n"
+    stamp_file = target / "installed-from"
+    if stamp_file.is_file() and stamp_file.read_text() == stamp:
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(prefix=".mpj-home-", dir=target.parent))
+    (building / "lib").mkdir()
+    for jar in (INSTALLED_HOME / "lib").glob("*.jar"):
+        shutil.copy(jar, building / "lib" / jar.name)
+    for name in MANIFEST_JARS:
+        if not (building / "lib" / name).exists():
+            shutil.copy(DEBIAN_JAVA / name, building / "lib" / name)
+    shutil.copytree(INSTALLED_HOME / "conf", building / "conf")
+    (building / "installed-from").write_text(stamp)
+    if target.exists():
+        shutil.rmtree(target, ignore_errors=True)
+    try:
+        building.rename(target)
+    except OSError:  # another run made it at the same moment
+        shutil.rmtree(building, ignore_errors=True)
+    return target
+
+
+def configuration(home: Path) -> dict[str, str]:
+    """mpjexpress.conf as key → value."""
+    values = {}
+    for line in (home / "conf" / "mpjexpress.conf").read_text().splitlines():
+        if "=" in line and not line.lstrip().startswith("#"):
+            key, value = line.split("=", 1)
+            values[key.strip()] = value.strip()
+    return values
+
+
+def run_home(shared: Path, target: Path, ports: dict[str, int]) -> Path:
+    """An MPJ_HOME for one run: the shared one's jars, and its configuration with this run's ports.
+    A port of its own keeps MPJ's starter (and a daemon of this run's own) clear of other runs and
+    of the closing connections that a run before it left on the usual ports."""
+    (target / "conf").mkdir(parents=True)
+    (target / "lib").symlink_to(shared / "lib")
+    lines = []
+    for line in (shared / "conf" / "mpjexpress.conf").read_text().splitlines():
+        key = line.split("=", 1)[0].strip()
+        lines.append(f"{key}={ports[key]}" if key in ports and not line.lstrip().startswith("#") else line)
+    (target / "conf" / "mpjexpress.conf").write_text("\n".join(lines) + "\n")
+    return target
+
+
+def free_ports(count: int) -> list[int]:
+    """Ports nothing on this host uses now, as the kernel hands them out."""
+    sockets = [socket.socket() for _ in range(count)]
+    try:
+        for sock in sockets:
+            sock.bind(("", 0))
+        return [sock.getsockname()[1] for sock in sockets]
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+def parent_of(pid: int) -> Optional[int]:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return int(stat.rsplit(")", 1)[1].split()[1])
+
+
+def children_of(pid: int) -> list[int]:
+    return [int(entry.name) for entry in Path("/proc").iterdir()
+            if entry.name.isdigit() and parent_of(int(entry.name)) == pid]
+
+
+def descendants_of(pid: int) -> list[int]:
+    found = []
+    for child in children_of(pid):
+        found += [child, *descendants_of(child)]
+    return found
+
+
+def alive(pid: int) -> bool:
+    """Whether the process runs (a zombie, which its parent has yet to reap, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def kill(pids) -> None:
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def listening(port: int) -> bool:
+    """Whether a process on this host listens on the TCP port (read from /proc, so that asking
+    does not hand MPJ's daemon a connection it would take for a job)."""
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                return True
+    return False
+
+
+class DaemonFailed(Exception):
+    """MPJ's daemon, which this run started, did not come up."""
+
+
+class Daemon:
+    """MPJ's daemon started for this run on this host (it starts the niodev ranks' JVMs), stopped
+    by its PID at the end."""
+
+    def __init__(self, java: str, home: Path, env: dict, log: Path):
+        ports = configuration(home)
+        with open(log, "w") as output:
+            self.process = subprocess.Popen(
+                [java, "-cp", str(home / "lib" / "daemon.jar"), "runtime.daemon.MPJDaemon", ports[DAEMON_PORT]],
+                env=env, cwd=log.parent, stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + DAEMON_START_S
+        # It listens on its port first, then on its port manager's, and exits when it cannot.
+        while not (listening(int(ports[DAEMON_PORT])) and listening(int(ports[PORT_MANAGER_PORT]))):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise DaemonFailed(f"MPJ Express's daemon did not start: {log.read_text().strip()[-500:]}")
+            time.sleep(0.05)
+
+    def ranks(self) -> list[int]:
+        """The JVMs this daemon runs: all of them are this run's."""
+        return children_of(self.process.pid)
+
+    def stop(self) -> None:
+        kill(self.ranks())
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+class JobBroken(Exception):
+    """A rank's process ended, or MPI failed, in the middle of a job: the job cannot finish."""
+
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+class Stopped(Exception):
+    """A signal asked the run to stop."""
+
+    def __init__(self, number: int):
+        super().__init__(signal.Signals(number).name)
+        self.number = number
+        self.name = signal.Signals(number).name
+
+    @staticmethod
+    def raise_for(number, frame):
+        raise Stopped(number)
+
+
+def same_host(host: str) -> bool:
+    return host.split(".")[0] == socket.gethostname().split(".")[0]
+
+
+class Job:
+    """One MPJ Express job (one task of the run on every rank), its output and its processes."""
+
+    def __init__(self, command: list[str], env: dict, daemon: Optional[Daemon], jar: Path, hold_output: bool):
+        self.jar = jar
+        self.daemon = daemon
+        self.process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                        stderr=subprocess.STDOUT, text=True)
+        self.lines: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.hosts: list[str] = []
+        self.pids: list[int] = []
+        self.finished = False
+        self.held: list[str] = [] if hold_output else None
+        self.first_end: Optional[tuple[float, str]] = None
+        self.ranks_seen = time.monotonic()
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def pass_output(self) -> None:
+        """The ranks have started: what they print goes to standard error as it comes."""
+        if self.held is not None:
+            for line in self.held:
+                print(line, file=sys.stderr)
+            self.held = None
+
+    def held_output(self) -> list[str]:
+        """What the ranks printed before they started, each different line once."""
+        return list(dict.fromkeys(self.held or []))
+
+    def messages(self) -> Iterator[dict]:
+        """Rank 0's messages as they come, until the job ends; raises JobBroken when a rank's
+        process ends before the job finished."""
+        while True:
+            try:
+                line = self.lines.get(timeout=POLL_S)
+            except queue.Empty:
+                self._watch()
+                continue
+            if line is None:
+                self.process.wait()
+                if not self.finished:
+                    raise JobBroken(self.first_end[1] if self.first_end else
+                                    f"MPJ Express's starter ended (exit code {self.process.returncode}) "
+                                    "before the ranks finished")
+                return
+            if line.startswith(TAG):
+                message = json.loads(line[len(TAG):])
+                if message["type"] == "ranks":
+                    self.hosts, self.pids = message["hosts"], message["pids"]
+                elif message["type"] == "finished":
+                    self.finished = True
+                elif message["type"] == "abort":
+                    raise JobBroken(message["message"])
+                yield message
+            elif MPJ_CHATTER.match(line):
+                stopped = RANK_STOPPED.match(line)
+                if stopped and not self.finished:
+                    self._ended(f"rank {stopped.group(1)}'s JVM ended in the middle of the run")
+            elif self.held is not None:
+                self.held.append(line)
+            else:
+                print(line, file=sys.stderr, flush=True)
+
+    def _ended(self, message: str) -> None:
+        if self.first_end is None:
+            self.first_end = (time.monotonic(), message)
+
+    def _watch(self) -> None:
+        if not self.hosts and self.daemon is not None:
+            if self.daemon.ranks():
+                self.ranks_seen = time.monotonic()
+            elif time.monotonic() - self.ranks_seen > NO_RANKS_S:
+                raise JobBroken("the ranks' JVMs ended before the ranks started")
+        if not self.finished:
+            for rank, (host, pid) in enumerate(zip(self.hosts, self.pids)):
+                if same_host(host) and not alive(pid):
+                    self._ended(f"rank {rank}'s JVM (pid {pid}) ended in the middle of the run")
+        if self.first_end and not self.finished and time.monotonic() - self.first_end[0] > GRACE_S:
+            raise JobBroken(self.first_end[1])
+
+    def _ours(self, pid: int) -> bool:
+        """Whether a process id still names one of this job's JVMs (not a process that reused it)."""
+        try:
+            return str(self.jar) in Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+        except OSError:
+            return False
+
+    def wait_end(self, timeout: float = 30) -> None:
+        """Lets a finished job end by itself (its ranks finalize, MPJ's starter exits), or ends it."""
+        deadline = time.monotonic() + timeout
+        while self.process.poll() is None and time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=POLL_S)
+            except queue.Empty:
+                continue
+            if line is not None and not line.startswith(TAG) and not MPJ_CHATTER.match(line):
+                print(line, file=sys.stderr, flush=True)
+        self.end()
+
+    def end(self) -> None:
+        """Ends whatever still runs of this job: its ranks' JVMs, then MPJ's starter."""
+        ranks = {pid for host, pid in zip(self.hosts, self.pids) if same_host(host) and self._ours(pid)}
+        if self.process.poll() is None:  # not reaped, so its process id is still its own
+            ranks |= set(descendants_of(self.process.pid))
+        if self.daemon is not None:
+            ranks |= set(self.daemon.ranks())
+        kill(ranks)
+        self.process.kill()
+        self.process.wait()
+
+
+class MpjRun:
+    """A whole run: one MPJ job per JVM of the run, in turn, feeding one collector."""
+
+    def __init__(self, options, runner_args: list[str], java: str, jar: Path, home: Path, scratch: Path):
+        self.options = options
+        self.runner_args = runner_args
+        self.jar = jar
+        self.device = LAUNCHERS[options.launcher]
+        self.current: Optional[Job] = None
+        launcher_args = shlex.split(options.launcher_args)
+        # With a machines file the user runs MPJ's daemons on those machines; on this host alone
+        # the run uses the daemon that listens on MPJ's port, else starts one of its own.
+        local = "-machinesfile" not in launcher_args
+        own_daemon = self.device == "niodev" and local and not listening(int(configuration(home)[DAEMON_PORT]))
+        keys = [STARTER_PORT, DAEMON_PORT, PORT_MANAGER_PORT] if own_daemon else [STARTER_PORT]
+        self.home = run_home(home, scratch / "mpj-home", dict(zip(keys, free_ports(len(keys)))))
+        # MPJ starts the ranks' JVMs (and the multicore one) as "java" from PATH.
+        (scratch / "bin").mkdir()
+        (scratch / "bin" / "java").symlink_to(os.path.abspath(java))
+        self.java = java
+        self.env = dict(os.environ, MPJ_HOME=str(self.home),
+                        PATH=f"{scratch / 'bin'}{os.pathsep}{os.environ['PATH']}")
+        self.starter_args = ["-np", str(options.ranks), "-dev", self.device]
+        if self.device == "niodev" and local:
+            (scratch / "machines").write_text(socket.gethostname() + "\n")
+            self.starter_args += ["-machinesfile", str(scratch / "machines")]
+        self.starter_args += launcher_args
+        self.daemon = Daemon(java, self.home, self.env, scratch / "daemon.log") if own_daemon else None
+
+    def start(self, task: str, hold_output: bool = False) -> Job:
+        command = [self.java, "-jar", str(self.home / "lib" / "starter.jar"), *self.starter_args,
+                   *shlex.split(self.options.jvm_args), "-jar", str(self.jar), f"--task={task}", *self.runner_args]
+        self.current = Job(command, self.env, self.daemon, self.jar, hold_output)
+        return self.current
+
+    def context(self, ready: dict, job: Job) -> dict:
+        return {
+            "parameters": ready["parameters"],
+            "environment": ready["environment"],
+            "hosts": job.hosts,
+            "ranks_per_host": dict(Counter(job.hosts)),
+            "ranks": len(job.hosts),
+            "launcher": self.options.launcher,
+            "command_line": ["jiobench", "run", *self.options.original],
+            "mpi": {"library": f"MPJ Express {configuration(self.home)['mpjexpress.version']}",
+                    "standard": "mpiJava 1.2", "device": self.device},
+            "started": runfile.now(),
+            "run_id": self.options.run_id,
+            "slurm": slurm_environment(),
+        }
+
+    def execute(self) -> int:
+        ready = self.started(self.start("first", hold_output=True))
+        if not isinstance(ready, dict):
+            return ready
+        collector = collect.Collector(self.context(ready, self.current))
+        collector.start()
+        code, problems, incomplete = 0, [], None
+        try:
+            for task in [None, *fork_tasks(ready["parameters"])]:
+                if task is not None:
+                    started = self.started(self.start(task))
+                    if not isinstance(started, dict):
+                        code, incomplete = max(code, started), collect.failure(f"the JVMs of task {task} did not start")
+                        break
+                job_code, job_problems = self.serve(self.current, collector)
+                code, problems = max(code, job_code), problems + job_problems
+        except JobBroken as broken:
+            self.current.end()
+            code, incomplete = max(code, 1), collect.failure(str(broken))
+        except Stopped as stopped:
+            code, incomplete = 128 + stopped.number, collect.stop(stopped.name, f"stopped by {stopped.name}")
+        finally:
+            self.current.end()  # before the files go: a rank writing on would make one again
+            self.remove(ready)
+        collector.finish(incomplete)
+        for text in problems:
+            print(f"jiobench: error: {text}", file=sys.stderr)
+        return code
+
+    def started(self, job: Job):
+        """Rank 0's ready message once every rank started; else, with the job ended, the exit code."""
+        try:
+            for message in job.messages():
+                if message["type"] == "ready":
+                    job.pass_output()
+                    return message
+                if message["type"] in ("error", "failed"):
+                    for text in message["messages"]:
+                        print(text if text.startswith("jiobench") else f"jiobench: error: {text}", file=sys.stderr)
+                    job.wait_end()
+                    return message.get("exit", 1)
+            problem = "the MPJ Express job ended before its ranks started"
+        except JobBroken as broken:
+            job.end()
+            problem = str(broken)
+        for line in job.held_output():
+            print(line, file=sys.stderr)
+        return error(problem, 1)
+
+    def serve(self, job: Job, collector: collect.Collector) -> tuple[int, list[str]]:
+        """Feeds one job's phases to the collector until it finishes; its exit code and what went wrong."""
+        for message in job.messages():
+            if message["type"] == "phase":
+                collector.phase([dict(record, host=job.hosts[record["rank"]]) for record in message["records"]])
+            elif message["type"] == "failed":
+                raise JobBroken("; ".join(message["messages"]))
+            elif message["type"] == "finished":
+                job.wait_end()
+                return message["exit"], message["messages"]
+        raise JobBroken("the MPJ Express job ended without a word from rank 0")
+
+    def remove(self, ready: dict) -> None:
+        """Removes the files the run created, unless --keep, once every job is over."""
+        if ready["parameters"]["keep"]:
+            return
+        for path in ready["created"]:
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                pass
+
+
+def run(options, runner_args: list[str], jar: Path) -> int:
+    """`jiobench run` with an MPJ launcher; returns the exit code."""
+    problem = missing(jar)
+    if problem:
+        return error(problem)
+    java = shutil.which(options.java)
+    if java is None:
+        return error(f"cannot start {options.java}: is it installed?", 127)
+    home = private_home(jar.parent / "mpj-home")
+    # A signal ends the job under way (its phase cannot be completed) and keeps those completed.
+    previous = {number: signal.signal(number, Stopped.raise_for) for number in STOP_SIGNALS}
+    scratch = Path(tempfile.mkdtemp(prefix="jiobench-mpj-"))
+    mpj_run = None
+    try:
+        mpj_run = MpjRun(options, runner_args, java, jar, home, scratch)
+        return mpj_run.execute()
+    except DaemonFailed as failed:
+        return error(str(failed), 1)
+    except Stopped as stopped:
+        return 128 + stopped.number  # before the first phase: nothing to keep
+    finally:
+        if mpj_run is not None:
+            if mpj_run.current is not None:
+                mpj_run.current.end()
+            if mpj_run.daemon is not None:
+                mpj_run.daemon.stop()
+        shutil.rmtree(scratch, ignore_errors=True)
+        for number, handler in previous.items():
+            signal.signal(number, handler)

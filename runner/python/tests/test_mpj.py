@@ -1,0 +1,233 @@
+"""The MPJ Express launch path, end to end: real MPJ Express (multicore threads and niodev JVMs
+through MPJ's daemon), real JVMs, real files."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import HOME, JIOBENCH, Run
+from jiobench import collect, mpj, reduce, runfile
+
+ALL = ["raw-bytes", "encode-decode", "data-stream", "buffered-data-stream", "byte-array-stream", "bulk-jni",
+       "c-posix", "calibrate"]
+DEVICES = ["multicore", "niodev"]
+JAR = HOME / "runner" / "target" / "jiobench-runner.jar"
+
+
+def jiobench_mpj(tmp_path: Path, device: str, *args: str, ranks: int = 2, env: dict = None,
+                 timeout: float = 120) -> Run:
+    completed = subprocess.run([str(JIOBENCH), "run", "-n", str(ranks), f"--launcher=mpj-{device}", "--", *args,
+                                "--results", str(tmp_path / "results")],
+                               capture_output=True, text=True, timeout=timeout, cwd=tmp_path, env=env)
+    return Run(completed)
+
+
+def start_mpj(tmp_path: Path, device: str, *args: str) -> subprocess.Popen:
+    return subprocess.Popen([str(JIOBENCH), "run", "-n", "2", f"--launcher=mpj-{device}", "--", *args,
+                             "--results", str(tmp_path / "results")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                            start_new_session=True)
+
+
+def processes_mentioning(text: str) -> dict[int, str]:
+    """Process id → command line of every process whose command line holds the text."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) != os.getpid():
+            try:
+                command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            if text in command:
+                found[int(entry.name)] = command
+    return found
+
+
+def status(pid: int) -> dict[str, str]:
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:
+        return {}
+    return dict(line.split(":\t", 1) for line in lines if ":\t" in line)
+
+
+def parent_of(pid: int) -> int:
+    return int(status(pid)["PPid"])
+
+
+def alive(pid: int) -> bool:
+    """Running, as opposed to gone or a zombie awaiting its parent."""
+    return status(pid).get("State", "Z").split()[0] != "Z"
+
+
+def wait_for_line(job: subprocess.Popen, start: str) -> str:
+    for line in job.stdout:
+        if line.startswith(start):
+            return line
+    raise AssertionError(f"no line starting with {start!r}; stderr: {job.stderr.read()}")
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("ranks, forks", [(2, 1), (4, 0)], ids=["2-ranks-a-job-per-approach", "4-ranks-one-job"])
+def test_every_approach_runs_verified_and_calibrate_reports_its_rate(tmp_path, device, ranks, forks):
+    rate_mib = 4
+    run = jiobench_mpj(tmp_path, device, "-a", "all", "-b", "4MiB", "-t", "512KiB", "-D", "1.2", "--verify",
+                       "--warmup", "0", "--forks", str(forks), "--calibrate-rate", f"{rate_mib}MiB", "-o", "f.dat",
+                       ranks=ranks)
+    assert run.code == 0, run
+    data = run.file
+    env = data["environment"]
+    assert env["launcher"] == f"mpj-{device}" and env["ranks"] == ranks and data["incomplete"] is None
+    assert env["mpi"] == {"library": "MPJ Express 0.44", "standard": "mpiJava 1.2", "device": device}
+    assert data["parameters"]["file"] == str(tmp_path / "f.dat"), "a relative file is the user's working directory's"
+    assert [(p["approach"], p["op"]) for p in data["phases"]] == [(a, op) for a in ALL for op in ("write", "read")]
+    for phase in data["phases"]:
+        assert phase["ranks"] == ranks and phase["fork"] == forks, phase
+        if phase["approach"] == "calibrate":
+            assert phase["bw_mib_s"] == pytest.approx(ranks * rate_mib, rel=0.02), phase
+        else:
+            assert phase["verified"] is True, phase
+    assert {r["rank"] for r in data["per_rank"]} == set(range(ranks))
+    assert not (tmp_path / "f.dat").exists(), "the file the run created is removed"
+
+
+def test_each_fork_is_one_mpj_job(tmp_path):
+    """Every JVM start goes through a `java` that notes it: a multicore job is MPJ's starter and
+    the JVM of its threads, so two approaches of two forks each are four jobs, eight starts."""
+    log = tmp_path / "starts.log"
+    java = tmp_path / "java"
+    java.write_text(f"#!/bin/sh\necho \"$$\" >> {log}\nexec {os.path.realpath(shutil.which('java'))} \"$@\"\n")
+    java.chmod(0o755)
+    completed = subprocess.run([str(JIOBENCH), "run", "-n", "2", "--launcher=mpj-multicore", f"--java={java}", "--",
+                                "-a", "calibrate,raw-bytes", "--forks", "2", "--warmup", "0", "-b", "256KiB",
+                                "-t", "64KiB", "-o", "f.dat", "--results", str(tmp_path / "results")],
+                               capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    run = Run(completed)
+    assert run.code == 0, run
+    assert sorted({p["fork"] for p in run.file["phases"]}) == [1, 2]
+    assert len(log.read_text().split()) == 2 * 2 * 2
+
+
+def test_the_mpi4py_path_and_the_mpj_path_reduce_records_with_the_same_code(jiobench, tmp_path):
+    """Both paths hand every phase's records to jiobench.collect, whose one reduction makes the
+    phases: the same experiment gives run files of the same shape, each the reduction of its own
+    records, and the MPJ path's records reduce as the mpi4py launcher reduces what it gathers."""
+    args = ["-a", "calibrate", "-b", "16MiB", "-t", "1MiB", "--calibrate-rate", "64MiB", "-i", "2"]
+    through_mpirun = jiobench(*args)
+    through_mpj = jiobench_mpj(tmp_path, "multicore", *args)
+    assert through_mpirun.code == 0 and through_mpj.code == 0, (through_mpirun, through_mpj)
+    mpirun_file, mpj_file = through_mpirun.file, through_mpj.file
+    for data in (mpirun_file, mpj_file):
+        assert data["phases"] == runfile.phases_of(data["per_rank"]), "phases are jiobench.reduce's of the records"
+    assert [reduce.phase_key(p) for p in mpj_file["phases"]] == \
+        [reduce.phase_key(p) for p in mpirun_file["phases"]]
+    assert [sorted(r) for r in mpj_file["per_rank"]] == [sorted(r) for r in mpirun_file["per_rank"]]
+    assert [sorted(p) for p in mpj_file["phases"]] == [sorted(p) for p in mpirun_file["phases"]]
+    # The records the MPJ path wrote, fed phase by phase as the mpi4py launcher feeds rank 0's
+    # collector, give the same phases and summary.
+    context = {"parameters": dict(mpj_file["parameters"], results=str(tmp_path / "again")),
+               "environment": mpj_file["environment"], "ranks_per_host": mpj_file["environment"]["ranks_per_host"],
+               "ranks": 2, "launcher": "mpirun", "command_line": [], "mpi": {}, "started": runfile.now(),
+               "run_id": "again", "hosts": mpj_file["environment"]["hosts"]}
+    with open(os.devnull, "w") as quiet:
+        collector = collect.Collector(context, out=quiet)
+        records = mpj_file["per_rank"]
+        for start in range(0, len(records), 2):
+            collector.phase(records[start:start + 2])
+        again = json.loads(Path(collector.finish()).read_text())
+    assert again["phases"] == mpj_file["phases"] and again["summary"] == mpj_file["summary"]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_one_rank_refusing_its_file_stops_every_rank_with_one_line(tmp_path, device):
+    """With -F each rank reads its own file: rank 1's is too short, so rank 1 alone refuses."""
+    for rank, size in enumerate([64 * 1024, 1000]):
+        (tmp_path / f"f.dat.{rank:08d}").write_bytes(b"\0" * size)
+    run = jiobench_mpj(tmp_path, device, "-a", "raw-bytes", "-r", "-F", "-b", "64KiB", "-t", "16KiB", "-o", "f.dat")
+    assert run.code == 2, run
+    lines = run.stderr.strip().splitlines()
+    assert lines == ["jiobench: error: rank 1: f.dat.00000001 holds 1000 bytes but the plan reads "
+                     "65536 (check -b, -s, -F and the rank count)"], run
+    assert not (tmp_path / "results").exists(), "no run file for a run that never started"
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_rank_whose_file_goes_bad_mid_run_ends_the_job_and_leaves_no_process(tmp_path, device):
+    common = ["-a", "raw-bytes", "-F", "-b", "256KiB", "-t", "64KiB", "--forks", "0", "--warmup", "0",
+              "-o", str(tmp_path / "f.dat")]
+    assert jiobench_mpj(tmp_path, device, *common, "-w", "--keep").code == 0
+    job = start_mpj(tmp_path, device, *common, "-r", "-i", "100000")
+    try:
+        wait_for_line(job, "raw-bytes")
+        processes = processes_mentioning(str(tmp_path / "f.dat"))
+        processes.pop(job.pid)  # bin/jiobench itself
+        # MPJ's starter and the ranks' JVMs name the file on their command lines; under niodev the
+        # ranks' JVMs are children of the MPJ daemon that the run started.
+        processes.update({parent_of(pid): "daemon" for pid, command in list(processes.items())
+                          if "runtime.daemon.Wrapper" in command})
+        assert len(processes) == (4 if device == "niodev" else 2), processes
+        os.truncate(tmp_path / "f.dat.00000001", 0)
+        out, err = job.communicate(timeout=60)
+    finally:
+        if job.poll() is None:
+            os.killpg(job.pid, signal.SIGKILL)
+    assert job.returncode == 1, (out, err)
+    assert "jiobench: rank 1: raw-bytes read rep" in err and "EOFException" in err, err
+    assert json.loads(Path(out.strip().splitlines()[-1]).read_text())["incomplete"] is not None
+    assert not [pid for pid in processes if alive(pid)], processes
+
+
+def test_a_killed_niodev_rank_ends_the_job_and_leaves_no_jvm_nor_daemon(tmp_path):
+    home = mpj.private_home(JAR.parent / "mpj-home")
+    if mpj.listening(int(mpj.configuration(home)["mpjexpress.mpjdaemon.port.1"])):
+        pytest.skip("an MPJ daemon runs already, which the run would use and leave running")
+    job = start_mpj(tmp_path, "niodev", "-a", "calibrate", "-b", "64MiB", "-t", "1MiB", "--calibrate-rate", "16MiB",
+                    "-i", "3", "-o", str(tmp_path / "f.dat"))
+    try:
+        wait_for_line(job, "jiobench: 2 ranks via mpj-niodev")
+        processes = processes_mentioning(str(tmp_path / "f.dat"))
+        ranks = {pid: command for pid, command in processes.items() if "runtime.daemon.Wrapper" in command}
+        assert len(ranks) == 2, processes
+        daemons = {parent_of(pid) for pid in ranks}
+        assert len(daemons) == 1, "both ranks' JVMs are children of MPJ's daemon"
+        assert "runtime.daemon.MPJDaemon" in Path(f"/proc/{min(daemons)}/cmdline").read_text()
+        os.kill(max(ranks), signal.SIGKILL)
+        out, err = job.communicate(timeout=60)
+    finally:
+        if job.poll() is None:
+            os.killpg(job.pid, signal.SIGKILL)
+    assert job.returncode == 1, (out, err)
+    assert "JVM" in err and "ended in the middle of the run" in err, err
+    assert not [pid for pid in [*processes, *daemons] if alive(pid)], (processes, daemons)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_without_mpj_express_the_launcher_says_how_to_install_it(tmp_path, device):
+    run = jiobench_mpj(tmp_path, device, "-a", "calibrate", env=dict(os.environ, MPJ_HOME=str(tmp_path / "none")))
+    assert run.code == 2, run
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("jiobench: error: MPJ Express is not installed"), run
+    assert "apt-get install libmpj-java" in lines[0]
+
+
+def test_a_signal_ends_an_mpj_run_keeping_its_completed_phases(tmp_path):
+    target = tmp_path / "f.dat"
+    job = start_mpj(tmp_path, "multicore", "-a", "raw-bytes,data-stream", "-b", "16MiB", "-t", "1MiB", "-i", "1",
+                    "-o", str(target))
+    wait_for_line(job, "raw-bytes              read  fork 1 rep 1")
+    jvms = [pid for pid, command in processes_mentioning(str(target)).items() if command.startswith("java ")]
+    job.send_signal(signal.SIGTERM)
+    out, err = job.communicate(timeout=60)
+    assert job.returncode == 128 + signal.SIGTERM, err
+    assert "jiobench: stopped by SIGTERM; the run file keeps the 4 phases completed before" in err, err
+    (path,) = (tmp_path / "results").glob("*.json")
+    run = json.loads(path.read_text())
+    assert run["incomplete"]["reason"] == "stopped" and run["incomplete"]["signal"] == "SIGTERM"
+    assert len(run["phases"]) == 4 and not target.exists()
+    assert not [pid for pid in jvms if alive(pid)], "no JVM of the run is left"
