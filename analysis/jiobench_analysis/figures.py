@@ -34,11 +34,12 @@ X_AXES: dict[str, tuple[str, Callable]] = {
     "buffer_size": ("buffer size", format_size),
     "jvm": ("JVM (java.runtime.version)", str),
     "filesystem": ("file system (as the mount table names it)", str),
+    "launcher": ("launch path (MPI launcher)", str),
 }
 X_NAMES = {"ranks": "process count", "transfer_size": "transfer size", "buffer_size": "buffer size", "jvm": "JVM",
-           "filesystem": "file system"}
+           "filesystem": "file system", "launcher": "launch path"}
 # Axes whose values are names, not counts or sizes: evenly spaced, in sorted order.
-NAMED_AXES = frozenset({"jvm", "filesystem"})
+NAMED_AXES = frozenset({"jvm", "filesystem", "launcher"})
 NAMED_DODGE = 0.04  # positions between neighbouring approaches' markers on a named axis
 
 

@@ -34,6 +34,7 @@ ENVIRONMENT_DIMENSIONS = {
     "jvm": lambda environment: (environment.get("jvm") or {}).get("version"),
     "jvm_args": lambda environment: " ".join((environment.get("jvm") or {}).get("args") or []) or None,
     "filesystem": lambda environment: (environment.get("filesystem") or {}).get("type"),
+    "launcher": lambda environment: environment.get("launcher"),
 }
 
 

@@ -27,7 +27,7 @@ from typing import Optional, Sequence
 from . import batch, sweepfile
 from .cli import OneLineParser
 from .sweepjobs import check_slurm, render_all, run_words
-from .sweepplan import SWEEP_OWNS, UsageError, check_points, plan, seconds, tasks_per_node, varied
+from .sweepplan import LAUNCHERS, SWEEP_OWNS, UsageError, check_points, plan, seconds, tasks_per_node, varied
 from .sweepstatus import refresh, show_status
 
 # Options whose value may start with '-': argparse takes "--jvm-args -Xmx4g" for two options.
@@ -143,8 +143,8 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--account", help="Slurm account")
     parser.add_argument("--time", metavar="LIMIT", help="time limit of each point (Slurm's format)")
     parser.add_argument("--exclusive", action="store_true", help="each job takes its nodes whole")
-    parser.add_argument("--launcher", choices=["srun", "mpirun"],
-                        help="how a job starts its ranks (default: srun --mpi=pmix; --here: mpirun)")
+    parser.add_argument("--launcher", choices=LAUNCHERS,
+                        help="how a job starts its ranks (default: srun --mpi=pmix; --here: mpirun; MPJ Express on one node)")
     parser.add_argument("--launcher-args", default="", help="extra arguments for srun or mpirun, as one string")
     parser.add_argument("--java", help="the java every point runs (default: java)")
     parser.add_argument("--jvm-args", default="", help="JVM options for every rank, as one string")
@@ -185,11 +185,11 @@ def new_sweep(options, argv: list[str]) -> int:
     for name in names:
         if names.count(name) > 1:
             raise UsageError(f"--vary {name} is given twice")
-    for launcher_option in ("java", "jvm-args"):
+    for launcher_option in ("java", "jvm-args", "launcher"):
         if launcher_option in names and getattr(options, launcher_option.replace("-", "_")):
             raise UsageError(f"--{launcher_option} and --vary {launcher_option}: give it in one place")
-    if options.mode == "here" and options.launcher == "srun":
-        raise UsageError("--here runs the points through mpirun, not srun")
+    if options.mode == "here" and "srun" in (options.launcher, *dict(dimensions).get("launcher", [])):
+        raise UsageError("--here runs the points on this machine (mpirun or MPJ Express), not through srun")
     if options.time:
         seconds(options.time)
     points, left_out = plan(options, dimensions)

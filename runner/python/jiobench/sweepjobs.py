@@ -69,8 +69,9 @@ class Ranks(str):
 
 
 def run_words(point: dict, launcher: str, ranks: str, launcher_args: str) -> list[str]:
-    """What follows `jiobench run` for this point."""
-    words = ["--launcher", launcher, "-n", ranks, "--run-id", point["id"]]
+    """What follows `jiobench run` for this point (whose own launcher, where the sweep varies it,
+    comes before the sweep's)."""
+    words = ["--launcher", point.get("launcher") or launcher, "-n", ranks, "--run-id", point["id"]]
     if point["java"]:
         words += ["--java", point["java"]]
     if point["jvm_args"]:

@@ -18,7 +18,9 @@ from .sweepfile import plural
 
 # Runner options the sweep sets itself, and launcher options a --vary may name.
 SWEEP_OWNS = ("--results", "--dry-run")
-LAUNCHER_OPTIONS = {"java": "java", "--java": "java", "jvm-args": "jvm-args", "--jvm-args": "jvm-args"}
+LAUNCHER_OPTIONS = {"java": "java", "--java": "java", "jvm-args": "jvm-args", "--jvm-args": "jvm-args",
+                    "launcher": "launcher", "--launcher": "launcher"}
+LAUNCHERS = ("srun", "mpirun", "mpj-multicore", "mpj-niodev")
 DEFAULT_FILE = "jiobench.dat"
 TIME = re.compile(r"^(?:(\d+)-)?(\d+)(?::(\d+))?(?::(\d+))?$")
 
@@ -43,7 +45,7 @@ def counts(option: str, text: Optional[str]) -> list:
 
 def varied(text: str) -> tuple[str, list[str]]:
     """`-t=1MiB,4MiB` -> ('-t', ['1MiB', '4MiB']): a runner option as it is written after '--'
-    (a bare name gets its dashes), or a launcher option (java, jvm-args)."""
+    (a bare name gets its dashes), or a launcher option (java, jvm-args, launcher)."""
     name, equals, values = text.partition("=")
     if not equals or not name or not values:
         raise UsageError(f"--vary {text}: write it NAME=V1,V2,... (for example --vary -t=1MiB,4MiB)")
@@ -57,6 +59,8 @@ def varied(text: str) -> tuple[str, list[str]]:
     for word in words:
         if not word:
             raise UsageError(f"--vary {text}: an empty value")
+        if name == "launcher" and word not in LAUNCHERS:
+            raise UsageError(f"--vary {text}: {word} is no launcher ({', '.join(LAUNCHERS)})")
         if words.count(word) > 1:
             raise UsageError(f"--vary {text}: {word} appears twice")
     return name, words
@@ -182,6 +186,7 @@ def plan(options, dimensions: list[tuple[str, list[str]]]) -> tuple[list[dict], 
             points.append({
                 "id": point_id, "procs": count, "nodes": node_count, "vary": values,
                 "java": values.get("java", options.java), "jvm_args": values.get("jvm-args", options.jvm_args),
+                "launcher": values.get("launcher"),
                 "runner_args": runner_args + ["--results", "results"], "file": test_file,
                 "script": f"jobs/{point_id}.sbatch", "run_file": f"results/{point_id}.json",
                 "mode": None, "job_id": None, "state": "RENDERED", "exit_code": None, "attempts": [],

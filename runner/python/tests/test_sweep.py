@@ -260,3 +260,28 @@ def test_slurm_refuses_before_anything_is_submitted(slurm, tmp_path, arguments, 
     assert not (tmp_path / "sweep").exists()
     queued = subprocess.run(["squeue", "-h"], capture_output=True, text=True, env=slurm).stdout
     assert queued == ""
+
+
+def test_a_sweep_compares_launch_paths_with_mpj_express(tmp_path):
+    """--vary launcher=mpirun,mpj-multicore: the same runs through mpi4py and MPJ Express ranks,
+    two points each, told apart in the report."""
+    directory = tmp_path / "sweep"
+    done = sweep("--dir", str(directory), "--procs", "2", "--vary", "launcher=mpirun,mpj-multicore", "--here", "--",
+                 *SMALL_RUNS, "-o", str(tmp_path / "f.dat"), cwd=tmp_path,
+                 env={k: v for k, v in os.environ.items() if not k.startswith("SLURM")})
+    assert done.returncode == 0, done.stderr
+    points = manifest(directory)["points"]
+    assert [point["state"] for point in points] == ["COMPLETED", "COMPLETED"]
+    launchers = [json.loads((directory / point["run_file"]).read_text())["environment"]["launcher"]
+                 for point in points]
+    assert launchers == ["mpirun", "mpj-multicore"]
+    assert (directory / "report" / "bandwidth-vs-launcher.png").is_file()
+
+
+def test_a_launcher_of_no_kind_is_refused(tmp_path):
+    done = sweep("--dir", str(tmp_path / "sweep"), "--vary", "launcher=mpirun,pbs", "--here", "--", *SMALL_RUNS,
+                 cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.strip().splitlines() == [
+        "jiobench: error: --vary launcher=mpirun,pbs: pbs is no launcher (srun, mpirun, mpj-multicore, "
+        "mpj-niodev)"], done.stderr
+    assert not (tmp_path / "sweep").exists()
