@@ -1,15 +1,24 @@
 package org.jiobench.bulk;
 
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+
 /**
- * How a bulk object keeps the temporary byte buffer in which array elements become the bytes of the
- * file or stream: the paper's option to recycle that buffer between calls.
+ * How a bulk object moves elements between an array and the bytes of the file or stream: through a
+ * temporary byte buffer, the paper's option to recycle that buffer between calls, and, for files,
+ * whether to skip that buffer where the JVM allows it.
  *
  * @param chunkBytes the buffer's size bound: an array of more bytes moves in chunks of at most this
  *                   many (at least {@value #MIN_CHUNK_BYTES}, one long or double)
  * @param recycle    whether the buffer is kept for later calls, or made afresh for each call and
  *                   dropped after it
+ * @param inPlace    whether {@link BulkRandomAccessFile} reads straight into the array (and, when
+ *                   the file's byte order is the machine's, writes straight from it), the array
+ *                   pinned during each system call, where the JVM pins an array without holding
+ *                   up its garbage collector ({@link #jvmPinsWithoutStoppingCollector()}); elsewhere
+ *                   the buffer is used all the same
  */
-public record BufferPolicy(int chunkBytes, boolean recycle) {
+public record BufferPolicy(int chunkBytes, boolean recycle, boolean inPlace) {
 
     public static final int MIN_CHUNK_BYTES = Long.BYTES;
     /**
@@ -21,12 +30,30 @@ public record BufferPolicy(int chunkBytes, boolean recycle) {
      */
     public static final int DEFAULT_CHUNK_BYTES = 1 << 16;
 
-    /** A buffer of up to {@value #DEFAULT_CHUNK_BYTES} bytes, kept between calls. */
-    public static final BufferPolicy DEFAULT = new BufferPolicy(DEFAULT_CHUNK_BYTES, true);
+    /** A buffer of up to {@value #DEFAULT_CHUNK_BYTES} bytes, kept between calls, skipped where the JVM allows. */
+    public static final BufferPolicy DEFAULT = new BufferPolicy(DEFAULT_CHUNK_BYTES, true, true);
+
+    private static final boolean PINS_WITHOUT_STOPPING_COLLECTOR = Runtime.version().feature() >= 22
+            && ManagementFactory.getGarbageCollectorMXBeans().stream()
+                    .map(GarbageCollectorMXBean::getName).anyMatch(name -> name.startsWith("G1 "));
 
     public BufferPolicy {
         if (chunkBytes < MIN_CHUNK_BYTES) {
             throw new IllegalArgumentException("chunkBytes " + chunkBytes + " is less than " + MIN_CHUNK_BYTES);
         }
+    }
+
+    /** Always through the buffer. */
+    public BufferPolicy(int chunkBytes, boolean recycle) {
+        this(chunkBytes, recycle, false);
+    }
+
+    /**
+     * Whether this JVM pins an array for native code without stopping its garbage collector: G1
+     * from JDK 22 pins the array's region (JEP 423). Elsewhere a pinned array holds up every
+     * collection until it is released, so no system call may run while one is pinned.
+     */
+    public static boolean jvmPinsWithoutStoppingCollector() {
+        return PINS_WITHOUT_STOPPING_COLLECTOR;
     }
 }
