@@ -26,6 +26,8 @@ public final class BufferedDataStream implements Approach {
 
     @Override public DataForm dataForm() { return DataForm.TYPED; }
 
+    @Override public boolean writesEitherByteOrder() { return false; }
+
     @Override
     public TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) throws IOException {
         return mode == IoMode.WRITE
