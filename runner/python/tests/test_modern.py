@@ -18,7 +18,7 @@ JAVA22 = modern_java()
 needs_java22 = pytest.mark.skipif(JAVA22 is None, reason="no JDK 22 or newer in /usr/lib/jvm: ffm cannot run here")
 
 
-def write_and_compare(jiobench, tmp_path, approaches, type_id, byte_order, java=None):
+def write_and_compare(jiobench, tmp_path, approaches, type_id, byte_order, java=None, extra=()):
     """Each approach writes a 2-rank, 2-segment, shuffled file; each must equal the independent writer's."""
     seed, ranks, block, segments = 5, 2, 32 * 1024, 2
     element = 4 if type_id in ("int", "float") else 8
@@ -29,7 +29,7 @@ def write_and_compare(jiobench, tmp_path, approaches, type_id, byte_order, java=
         pieces = [f"--{approach}.piece-size", "3KiB"] if approach in PIECED else []
         run = jiobench("-a", approach, "-w", "--keep", "--warmup", "0", "--type", type_id, "--byte-order", byte_order,
                        "--seed", str(seed), "-b", "32KiB", "-t", "8KiB", "-s", str(segments), "--order", "shuffled",
-                       *pieces, "-o", str(target), ranks=ranks, java=java)
+                       *pieces, *extra, "-o", str(target), ranks=ranks, java=java)
         assert run.code == 0, run
         assert target.read_bytes() == expected, f"{approach} wrote other bytes than the reference"
 
@@ -60,6 +60,10 @@ def test_ffm_on_a_jdk_22_writes_the_independent_writers_bytes(jiobench, tmp_path
     # From JDK 22 mmap unmaps through an arena: once per order on that path too.
     approaches = ["ffm", "mmap"] if type_id == "int" else ["ffm"]
     write_and_compare(jiobench, tmp_path, approaches, type_id, byte_order, java=JAVA22)
+    if type_id in ("int", "double"):
+        (tmp_path / f"ffm-{type_id}-{byte_order}.dat").unlink()
+        write_and_compare(jiobench, tmp_path, ["ffm"], type_id, byte_order, java=JAVA22,
+                          extra=["--ffm.segment", "mapped"])
 
 
 @needs_java22
@@ -121,6 +125,15 @@ def test_what_cannot_work_is_refused_in_one_line(jiobench, tmp_path, args, messa
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("jiobench: error: ") and message in lines[0], run
     assert not (tmp_path / "f.dat").exists()
+
+
+@needs_java22
+def test_ffm_refuses_direct_io_through_a_mapping(jiobench, tmp_path):
+    run = jiobench("-a", "ffm", "--direct", "--ffm.segment", "mapped", "-o", str(tmp_path / "f.dat"), results=False,
+                   java=JAVA22)
+    assert run.code == 2, run
+    assert run.stderr.strip() == "jiobench: error: --direct: ffm with --ffm.segment mapped cannot open its file " \
+                                 "with O_DIRECT (see --help)", run
 
 
 def test_help_lists_each_approachs_options_under_its_name():

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.jiobench.workloads.Approach;
+import org.jiobench.workloads.ApproachSettings;
 import org.jiobench.workloads.Approaches;
 import org.jiobench.workloads.DataForm;
 import org.jiobench.workloads.ElementType;
@@ -182,6 +183,8 @@ final class RunCommand implements Callable<Integer> {
                     "--direct: " + approach.id() + " cannot open its file with O_DIRECT");
         }
         Map<String, Object> approachOptions = ApproachOptions.values(spec, chosen);
+        ApproachSettings given = new ApproachSettings((int) bufferSize, calibrateRate, fileOrder, direct, approachOptions);
+        for (Approach approach : chosen) approach.refusal(given).ifPresent(reason -> require(false, reason));
         boolean neither = !write && !read;
         return new RunSettings(chosen, blockSize, transferSize, segments, filePerProcess, file,
                 write || neither, read || neither, repetitions, warmup, forks, fsync, dropCache, deadline, wearOut,

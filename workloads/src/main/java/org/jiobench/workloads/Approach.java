@@ -35,6 +35,11 @@ public interface Approach {
         return false;
     }
 
+    /** Why it cannot run with these settings (one line), beyond what the methods above say; empty when it can. */
+    default Optional<String> refusal(ApproachSettings settings) {
+        return Optional.empty();
+    }
+
     /** Its own options, offered as {@code --ID.NAME}. */
     default List<ApproachOption> options() {
         return List.of();

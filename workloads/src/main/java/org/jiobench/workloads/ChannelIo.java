@@ -56,6 +56,16 @@ abstract class ChannelIo implements TransferIo {
         };
     }
 
+    /**
+     * Makes the file at least {@code end} bytes long before a writable mapping of its end:
+     * FileChannel.map would extend it with ftruncate, which shrinks it again when another rank has
+     * extended it further meanwhile; a write of the region's last byte, which the mapping then
+     * overwrites, only ever grows it.
+     */
+    void extendForMapping(long end) throws IOException {
+        if (channel.size() < end) writeFully(ByteBuffer.allocate(1), end - 1);
+    }
+
     /** Writes all of {@code buffer}'s remaining bytes at {@code position}. */
     void writeFully(ByteBuffer buffer, long position) throws IOException {
         while (buffer.hasRemaining()) {

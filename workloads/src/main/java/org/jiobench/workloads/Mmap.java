@@ -96,11 +96,7 @@ public final class Mmap implements Approach {
         }
 
         private MappedByteBuffer map(long position, long length) throws IOException {
-            // map() would extend a short file with ftruncate, which shrinks it again when another
-            // rank has extended it further meanwhile; a write of the region's last byte only grows it.
-            if (write && channel.size() < position + length) {
-                writeFully(ByteBuffer.allocate(1), position + length - 1);
-            }
+            if (write) extendForMapping(position + length);
             return mappings.map(channel, write ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY,
                     position, length);
         }

@@ -5,8 +5,11 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The Foreign Function &amp; Memory API (JDK 22+): {@code MemorySegment.copy} between the array and
@@ -18,6 +21,9 @@ import java.util.List;
 public final class FfmCopy implements Approach {
     static final ApproachOption PIECE_SIZE = ApproachOption.size("piece-size", "256KiB",
             "Bytes of the native segment: a transfer moves in pieces of this size");
+    static final ApproachOption SEGMENT = ApproachOption.choice("segment", List.of("native", "mapped"), "native",
+            "Copy to or from a native segment and FileChannel I/O (native), or straight to or from a mapping of "
+                    + "the transfer's part of the file (mapped; not with --direct)");
     /** Page-aligned, as O_DIRECT needs and as the kernel copies fastest. */
     private static final long ALIGNMENT = 4096;
 
@@ -29,7 +35,13 @@ public final class FfmCopy implements Approach {
 
     @Override public boolean opensDirect() { return true; }
 
-    @Override public List<ApproachOption> options() { return List.of(PIECE_SIZE); }
+    @Override public List<ApproachOption> options() { return List.of(PIECE_SIZE, SEGMENT); }
+
+    @Override public Optional<String> refusal(ApproachSettings settings) {
+        return settings.direct() && settings.option(this, SEGMENT).equals("mapped")
+                ? Optional.of("--direct: ffm with --ffm.segment mapped cannot open its file with O_DIRECT")
+                : Optional.empty();
+    }
 
     @Override
     public TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) throws IOException {
@@ -44,10 +56,13 @@ public final class FfmCopy implements Approach {
         ValueLayout inFile = layout.withOrder(settings.byteOrder());
         Object array = buffer.elements().array();
         boolean write = mode == IoMode.WRITE;
-        Arena arena = Arena.ofConfined();
-        MemorySegment segment = arena.allocate(piece, ALIGNMENT);
-        ByteBuffer bytes = segment.asByteBuffer();
-        return new ChannelIo(file, mode, settings.direct()) {
+        if (settings.option(this, SEGMENT).equals("mapped")) {
+            return mapped(file, mode, array, size, inFile);
+        }
+        return new InArena(file, mode, settings.direct()) {
+            private final MemorySegment segment = arena.allocate(piece, ALIGNMENT);
+            private final ByteBuffer bytes = segment.asByteBuffer();
+
             @Override
             public int transfer(long fileOffset, int from, int to, Stonewall stonewall) throws IOException {
                 for (int at = from; at < to; at += piece) {
@@ -63,15 +78,56 @@ public final class FfmCopy implements Approach {
                 }
                 return to;
             }
+        };
+    }
+
+    /**
+     * Each transfer maps its part of the file into one arena for the phase and copies straight
+     * between the array and the mapping; the arena's close unmaps them all, inside the timed
+     * interval.
+     */
+    private static TransferIo mapped(Path file, IoMode mode, Object array, int size, ValueLayout inFile)
+            throws IOException {
+        boolean write = mode == IoMode.WRITE;
+        List<MemorySegment> written = new ArrayList<>();
+        return new InArena(file, mode, false) {
+            @Override
+            public int transfer(long fileOffset, int from, int to, Stonewall stonewall) throws IOException {
+                if (write) extendForMapping(fileOffset + to);
+                MemorySegment region = channel.map(write ? FileChannel.MapMode.READ_WRITE
+                        : FileChannel.MapMode.READ_ONLY, fileOffset + from, to - from, arena);
+                if (write) {
+                    MemorySegment.copy(array, from / size, region, inFile, 0, (to - from) / size);
+                    written.add(region);
+                } else {
+                    MemorySegment.copy(region, inFile, 0, array, from / size, (to - from) / size);
+                }
+                return to;
+            }
 
             @Override
-            public void close() throws IOException {
-                try {
-                    super.close();
-                } finally {
-                    arena.close();
-                }
+            public void sync() throws IOException {
+                for (MemorySegment region : written) region.force();
+                super.sync();
             }
         };
+    }
+
+    /** An open file with the native memory of one confined arena, freed (or unmapped) when it closes. */
+    private abstract static class InArena extends ChannelIo {
+        final Arena arena = Arena.ofConfined();
+
+        InArena(Path file, IoMode mode, boolean direct) throws IOException {
+            super(file, mode, direct);
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                super.close();
+            } finally {
+                arena.close();
+            }
+        }
     }
 }
