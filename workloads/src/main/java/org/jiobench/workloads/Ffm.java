@@ -11,8 +11,8 @@ import java.util.Optional;
  */
 final class Ffm {
     static final String ID = "ffm";
-    static final String DESCRIPTION = "MemorySegment.copy between the array and a native segment in the file's "
-            + "byte order, FileChannel positional I/O (JDK 22+)";
+    static final String DESCRIPTION = "the array to a native segment through segment accesses in the file's byte "
+            + "order (or MemorySegment.copy), FileChannel positional I/O (JDK 22+)";
     private static final String IMPLEMENTATION = "org.jiobench.workloads.FfmCopy";
 
     private Ffm() {

@@ -5,6 +5,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,20 +13,33 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The Foreign Function &amp; Memory API (JDK 22+): {@code MemorySegment.copy} between the array and
- * a native segment, with the element layout in the file's byte order (the copy swaps where that
- * is not the machine's), then FileChannel positional I/O of the segment, a piece at a time. The
- * segment lives in a confined arena, freed when the file closes. Compiled only by a JDK 22 or
- * newer; {@link Ffm} finds it.
+ * The Foreign Function &amp; Memory API (JDK 22+): the array to or from a native segment, with the
+ * element layout in the file's byte order, then FileChannel positional I/O of the segment, a piece
+ * at a time. Where the file's order is the machine's, {@code MemorySegment.copy} is a plain copy.
+ * Where it is not, {@code MemorySegment.copy} swaps in a scalar loop inside the JVM (measured at a
+ * third of the speed of a vectorized swap), while a plain loop of segment accesses with the
+ * swapped layout as a constant is vectorized by C2: that loop is the default. The segment lives
+ * in a confined arena, freed when the file closes. Compiled only by a JDK 22 or newer; {@link Ffm}
+ * finds it.
  */
 public final class FfmCopy implements Approach {
     static final ApproachOption PIECE_SIZE = ApproachOption.size("piece-size", "256KiB",
             "Bytes of the native segment: a transfer moves in pieces of this size");
+    static final ApproachOption COPY = ApproachOption.choice("copy", List.of("loop", "bulk"), "loop",
+            "Where the bytes need swapping: an element loop of big-endian segment accesses, which C2 vectorizes "
+                    + "(loop), or MemorySegment.copy, which swaps in a scalar loop inside the JVM (bulk)");
     static final ApproachOption SEGMENT = ApproachOption.choice("segment", List.of("native", "mapped"), "native",
             "Copy to or from a native segment and FileChannel I/O (native), or straight to or from a mapping of "
                     + "the transfer's part of the file (mapped; not with --direct)");
     /** Page-aligned, as O_DIRECT needs and as the kernel copies fastest. */
     private static final long ALIGNMENT = 4096;
+    /** The order that is not the machine's: constants, so that C2 folds the accesses and vectorizes the loops. */
+    private static final ByteOrder SWAPPED = ByteOrder.nativeOrder() == ByteOrder.BIG_ENDIAN
+            ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN;
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT.withOrder(SWAPPED);
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG.withOrder(SWAPPED);
+    private static final ValueLayout.OfFloat FLOAT = ValueLayout.JAVA_FLOAT.withOrder(SWAPPED);
+    private static final ValueLayout.OfDouble DOUBLE = ValueLayout.JAVA_DOUBLE.withOrder(SWAPPED);
 
     @Override public String id() { return Ffm.ID; }
 
@@ -35,7 +49,7 @@ public final class FfmCopy implements Approach {
 
     @Override public boolean opensDirect() { return true; }
 
-    @Override public List<ApproachOption> options() { return List.of(PIECE_SIZE, SEGMENT); }
+    @Override public List<ApproachOption> options() { return List.of(PIECE_SIZE, COPY, SEGMENT); }
 
     @Override public Optional<String> refusal(ApproachSettings settings) {
         return settings.direct() && settings.option(this, SEGMENT).equals("mapped")
@@ -56,8 +70,10 @@ public final class FfmCopy implements Approach {
         ValueLayout inFile = layout.withOrder(settings.byteOrder());
         Object array = buffer.elements().array();
         boolean write = mode == IoMode.WRITE;
+        Copier copier = settings.byteOrder() != ByteOrder.nativeOrder() && settings.option(this, COPY).equals("loop")
+                ? swappingLoop(array) : bulk(array, inFile);
         if (settings.option(this, SEGMENT).equals("mapped")) {
-            return mapped(file, mode, array, size, inFile);
+            return mapped(file, mode, copier, size);
         }
         return new InArena(file, mode, settings.direct()) {
             private final MemorySegment segment = arena.allocate(piece, ALIGNMENT);
@@ -69,11 +85,11 @@ public final class FfmCopy implements Approach {
                     int end = Math.min(to, at + piece);
                     bytes.clear().limit(end - at);
                     if (write) {
-                        MemorySegment.copy(array, at / size, segment, inFile, 0, (end - at) / size);
+                        copier.store(at / size, segment, (end - at) / size);
                         writeFully(bytes, fileOffset + at);
                     } else {
                         readFully(bytes, fileOffset + at);
-                        MemorySegment.copy(segment, inFile, 0, array, at / size, (end - at) / size);
+                        copier.load(segment, at / size, (end - at) / size);
                     }
                 }
                 return to;
@@ -86,8 +102,7 @@ public final class FfmCopy implements Approach {
      * between the array and the mapping; the arena's close unmaps them all, inside the timed
      * interval.
      */
-    private static TransferIo mapped(Path file, IoMode mode, Object array, int size, ValueLayout inFile)
-            throws IOException {
+    private static TransferIo mapped(Path file, IoMode mode, Copier copier, int size) throws IOException {
         boolean write = mode == IoMode.WRITE;
         List<MemorySegment> written = new ArrayList<>();
         return new InArena(file, mode, false) {
@@ -97,10 +112,10 @@ public final class FfmCopy implements Approach {
                 MemorySegment region = channel.map(write ? FileChannel.MapMode.READ_WRITE
                         : FileChannel.MapMode.READ_ONLY, fileOffset + from, to - from, arena);
                 if (write) {
-                    MemorySegment.copy(array, from / size, region, inFile, 0, (to - from) / size);
+                    copier.store(from / size, region, (to - from) / size);
                     written.add(region);
                 } else {
-                    MemorySegment.copy(region, inFile, 0, array, from / size, (to - from) / size);
+                    copier.load(region, from / size, (to - from) / size);
                 }
                 return to;
             }
@@ -129,5 +144,67 @@ public final class FfmCopy implements Approach {
                 arena.close();
             }
         }
+    }
+
+    /** Moves {@code count} elements between the array, from index {@code from}, and the start of a segment. */
+    private interface Copier {
+        void store(int from, MemorySegment segment, int count);
+
+        void load(MemorySegment segment, int from, int count);
+    }
+
+    private static Copier bulk(Object array, ValueLayout inFile) {
+        return new Copier() {
+            @Override public void store(int from, MemorySegment segment, int count) {
+                MemorySegment.copy(array, from, segment, inFile, 0, count);
+            }
+
+            @Override public void load(MemorySegment segment, int from, int count) {
+                MemorySegment.copy(segment, inFile, 0, array, from, count);
+            }
+        };
+    }
+
+    /** One loop per type and direction, each with its layout a constant. */
+    private static Copier swappingLoop(Object array) {
+        return switch (array) {
+            case int[] a -> new Copier() {
+                @Override public void store(int from, MemorySegment s, int n) {
+                    for (int i = 0; i < n; i++) s.setAtIndex(INT, i, a[from + i]);
+                }
+
+                @Override public void load(MemorySegment s, int from, int n) {
+                    for (int i = 0; i < n; i++) a[from + i] = s.getAtIndex(INT, i);
+                }
+            };
+            case long[] a -> new Copier() {
+                @Override public void store(int from, MemorySegment s, int n) {
+                    for (int i = 0; i < n; i++) s.setAtIndex(LONG, i, a[from + i]);
+                }
+
+                @Override public void load(MemorySegment s, int from, int n) {
+                    for (int i = 0; i < n; i++) a[from + i] = s.getAtIndex(LONG, i);
+                }
+            };
+            case float[] a -> new Copier() {
+                @Override public void store(int from, MemorySegment s, int n) {
+                    for (int i = 0; i < n; i++) s.setAtIndex(FLOAT, i, a[from + i]);
+                }
+
+                @Override public void load(MemorySegment s, int from, int n) {
+                    for (int i = 0; i < n; i++) a[from + i] = s.getAtIndex(FLOAT, i);
+                }
+            };
+            case double[] a -> new Copier() {
+                @Override public void store(int from, MemorySegment s, int n) {
+                    for (int i = 0; i < n; i++) s.setAtIndex(DOUBLE, i, a[from + i]);
+                }
+
+                @Override public void load(MemorySegment s, int from, int n) {
+                    for (int i = 0; i < n; i++) a[from + i] = s.getAtIndex(DOUBLE, i);
+                }
+            };
+            default -> throw new IllegalArgumentException("no loop for a " + array.getClass().getSimpleName());
+        };
     }
 }
