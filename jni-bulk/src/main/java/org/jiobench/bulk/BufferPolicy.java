@@ -22,13 +22,15 @@ public record BufferPolicy(int chunkBytes, boolean recycle, boolean inPlace) {
 
     public static final int MIN_CHUNK_BYTES = Long.BYTES;
     /**
-     * 64 KiB: measured on the project's VMs (AMD EPYC, 512 KiB L2 per core), BulkRandomAccessFile
-     * reads from the page cache ran at about 18000 MiB/s with chunks of 32 or 64 KiB, and at 5500 to
-     * 7600 MiB/s with chunks of 128 KiB to 1 MiB; writes ran at about 15000 MiB/s with any of them.
-     * With the bounce buffer page-aligned (AlignedBuffers), 64 KiB still read fastest through the
-     * runner: about 6000 MiB/s against 5200 at 1 MiB and 4700 at 4 MiB.
+     * 256 KiB: on the project's VMs (AMD EPYC, 512 KiB L2 per core), a C program converting a
+     * native int[] to big-endian through a buffer into the page cache wrote at 0.58 of a plain
+     * pwrite with a 64 KiB buffer, 0.86 with 256 KiB and 0.89 with 4 MiB, and read at 0.56, 0.65
+     * and 0.66: a piece that fits the L2 cache with room to spare, and a quarter of the system
+     * calls of 64 KiB, which matters where many writers serialise on one file's lock. Through the
+     * runner (bench/pieces.sh, 1 and 2 ranks) 256 KiB was as fast as any size for bulk-jni, c-swap,
+     * nio-bulk and ffm, within the noise of a shared machine.
      */
-    public static final int DEFAULT_CHUNK_BYTES = 1 << 16;
+    public static final int DEFAULT_CHUNK_BYTES = 1 << 18;
 
     /** A buffer of up to {@value #DEFAULT_CHUNK_BYTES} bytes, kept between calls, skipped where the JVM allows. */
     public static final BufferPolicy DEFAULT = new BufferPolicy(DEFAULT_CHUNK_BYTES, true, true);

@@ -14,7 +14,8 @@ import org.jiobench.bulk.BulkRandomAccessFile;
  * into the array and are swapped there, and writes that need no swap go straight from it.
  */
 public final class BulkJni implements Approach {
-    static final ApproachOption CHUNK_SIZE = ApproachOption.size("chunk-size", "64KiB",
+    static final ApproachOption CHUNK_SIZE = ApproachOption.size("chunk-size",
+            SizeText.format(BufferPolicy.DEFAULT_CHUNK_BYTES),
             "Bytes of the conversion buffer: one byte-order conversion and one system call per chunk");
     static final ApproachOption IN_PLACE = ApproachOption.choice("in-place", List.of("auto", "no"), "auto",
             "I/O straight to and from the pinned array where the JVM pins without stopping its collector (auto), "
