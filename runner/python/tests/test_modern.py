@@ -13,7 +13,7 @@ NEW = ["nio-bulk", "nio-heap", "mmap", "c-swap"]
 # Those whose own conversion makes a little-endian file; test_runs.py holds every approach to the
 # big-endian bytes, and raw-bytes and c-posix move bytes that the runner prepared untimed.
 MODERN = NEW + ["bulk-jni"]
-PIECED = ["nio-bulk", "c-swap", "ffm"]
+PIECED = ["nio-bulk", "c-swap", "ffm", "ffm-pread"]
 JAVA22 = modern_java()
 needs_java22 = pytest.mark.skipif(JAVA22 is None, reason="no JDK 22 or newer in /usr/lib/jvm: ffm cannot run here")
 
@@ -58,7 +58,7 @@ def test_every_approach_round_trips_every_type_in_either_order(jiobench, tmp_pat
 @pytest.mark.parametrize("type_id", ["int", "long", "float", "double"])
 def test_ffm_on_a_jdk_22_writes_the_independent_writers_bytes(jiobench, tmp_path, type_id, byte_order):
     # From JDK 22 mmap unmaps through an arena: once per order on that path too.
-    approaches = ["ffm", "mmap"] if type_id == "int" else ["ffm"]
+    approaches = ["ffm", "ffm-pread"] + (["mmap"] if type_id == "int" else [])
     write_and_compare(jiobench, tmp_path, approaches, type_id, byte_order, java=JAVA22)
     # And the other ways ffm offers: a mapped segment, and MemorySegment.copy rather than the loop.
     other = {"int": ["--ffm.segment", "mapped"], "double": ["--ffm.copy", "bulk"]}.get(type_id)
@@ -68,8 +68,8 @@ def test_ffm_on_a_jdk_22_writes_the_independent_writers_bytes(jiobench, tmp_path
 
 
 @needs_java22
-def test_ffm_and_bulk_jni_in_place_round_trip_on_a_jdk_22(jiobench, tmp_path):
-    run = jiobench("-a", "ffm,mmap,bulk-jni", "--bulk-jni.chunk-size", "4KiB", "-b", "64KiB", "-t", "16KiB",
+def test_ffm_ffm_pread_and_bulk_jni_in_place_round_trip_on_a_jdk_22(jiobench, tmp_path):
+    run = jiobench("-a", "ffm,ffm-pread,mmap,bulk-jni", "--bulk-jni.chunk-size", "4KiB", "-b", "64KiB", "-t", "16KiB",
                    "--verify", "--warmup", "0", "--forks", "0", "-o", str(tmp_path / "f.dat"), java=JAVA22)
     assert run.code == 0, run
     assert all(p["verified"] is True for p in run.file["phases"]), run.file["phases"]

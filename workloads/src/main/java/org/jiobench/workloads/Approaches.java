@@ -20,6 +20,7 @@ public final class Approaches {
             new NioHeap(),
             new Mmap(),
             Ffm.approach(),
+            Ffm.pread(),
             new CPosix(),
             new CSwap(),
             new Calibrate());
@@ -28,7 +29,7 @@ public final class Approaches {
     private static final Map<String, List<String>> GROUPS = Map.of(
             "paper", List.of("raw-bytes", "encode-decode", "data-stream", "buffered-data-stream", "byte-array-stream",
                     "bulk-jni"),
-            "modern", List.of("nio-bulk", "nio-heap", "mmap", Ffm.ID),
+            "modern", List.of("nio-bulk", "nio-heap", "mmap", Ffm.ID, Ffm.PREAD_ID),
             "all", ALL.stream().map(Approach::id).toList());
 
     private Approaches() {

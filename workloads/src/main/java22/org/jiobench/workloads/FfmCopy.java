@@ -15,10 +15,9 @@ import java.util.Optional;
 /**
  * The Foreign Function &amp; Memory API (JDK 22+): the array to or from a native segment, with the
  * element layout in the file's byte order, then FileChannel positional I/O of the segment, a piece
- * at a time. Where the file's order is the machine's, {@code MemorySegment.copy} is a plain copy.
- * Where it is not, {@code MemorySegment.copy} swaps in a scalar loop inside the JVM (measured at a
- * third of the speed of a vectorized swap), while a plain loop of segment accesses with the
- * swapped layout as a constant is vectorized by C2: that loop is the default. The segment lives
+ * at a time. Where the file's order is the machine's, {@code MemorySegment.copy} is a plain copy;
+ * where it is not, a loop of segment accesses that C2 vectorizes is the default ({@link
+ * SwappedCopy}), {@code MemorySegment.copy} the other choice. The segment lives
  * in a confined arena, freed when the file closes. Compiled only by a JDK 22 or newer; {@link Ffm}
  * finds it.
  */
@@ -33,13 +32,6 @@ public final class FfmCopy implements Approach {
                     + "the transfer's part of the file (mapped; not with --direct)");
     /** Page-aligned, as O_DIRECT needs and as the kernel copies fastest. */
     private static final long ALIGNMENT = 4096;
-    /** The order that is not the machine's: constants, so that C2 folds the accesses and vectorizes the loops. */
-    private static final ByteOrder SWAPPED = ByteOrder.nativeOrder() == ByteOrder.BIG_ENDIAN
-            ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN;
-    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT.withOrder(SWAPPED);
-    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG.withOrder(SWAPPED);
-    private static final ValueLayout.OfFloat FLOAT = ValueLayout.JAVA_FLOAT.withOrder(SWAPPED);
-    private static final ValueLayout.OfDouble DOUBLE = ValueLayout.JAVA_DOUBLE.withOrder(SWAPPED);
 
     @Override public String id() { return Ffm.ID; }
 
@@ -70,8 +62,8 @@ public final class FfmCopy implements Approach {
         ValueLayout inFile = layout.withOrder(settings.byteOrder());
         Object array = buffer.elements().array();
         boolean write = mode == IoMode.WRITE;
-        Copier copier = settings.byteOrder() != ByteOrder.nativeOrder() && settings.option(this, COPY).equals("loop")
-                ? swappingLoop(array) : bulk(array, inFile);
+        SwappedCopy.Copier copier = settings.byteOrder() != ByteOrder.nativeOrder()
+                && settings.option(this, COPY).equals("loop") ? SwappedCopy.loop(array) : SwappedCopy.bulk(array, inFile);
         if (settings.option(this, SEGMENT).equals("mapped")) {
             return mapped(file, mode, copier, size);
         }
@@ -102,7 +94,7 @@ public final class FfmCopy implements Approach {
      * between the array and the mapping; the arena's close unmaps them all, inside the timed
      * interval.
      */
-    private static TransferIo mapped(Path file, IoMode mode, Copier copier, int size) throws IOException {
+    private static TransferIo mapped(Path file, IoMode mode, SwappedCopy.Copier copier, int size) throws IOException {
         boolean write = mode == IoMode.WRITE;
         List<MemorySegment> written = new ArrayList<>();
         return new InArena(file, mode, false) {
@@ -144,67 +136,5 @@ public final class FfmCopy implements Approach {
                 arena.close();
             }
         }
-    }
-
-    /** Moves {@code count} elements between the array, from index {@code from}, and the start of a segment. */
-    private interface Copier {
-        void store(int from, MemorySegment segment, int count);
-
-        void load(MemorySegment segment, int from, int count);
-    }
-
-    private static Copier bulk(Object array, ValueLayout inFile) {
-        return new Copier() {
-            @Override public void store(int from, MemorySegment segment, int count) {
-                MemorySegment.copy(array, from, segment, inFile, 0, count);
-            }
-
-            @Override public void load(MemorySegment segment, int from, int count) {
-                MemorySegment.copy(segment, inFile, 0, array, from, count);
-            }
-        };
-    }
-
-    /** One loop per type and direction, each with its layout a constant. */
-    private static Copier swappingLoop(Object array) {
-        return switch (array) {
-            case int[] a -> new Copier() {
-                @Override public void store(int from, MemorySegment s, int n) {
-                    for (int i = 0; i < n; i++) s.setAtIndex(INT, i, a[from + i]);
-                }
-
-                @Override public void load(MemorySegment s, int from, int n) {
-                    for (int i = 0; i < n; i++) a[from + i] = s.getAtIndex(INT, i);
-                }
-            };
-            case long[] a -> new Copier() {
-                @Override public void store(int from, MemorySegment s, int n) {
-                    for (int i = 0; i < n; i++) s.setAtIndex(LONG, i, a[from + i]);
-                }
-
-                @Override public void load(MemorySegment s, int from, int n) {
-                    for (int i = 0; i < n; i++) a[from + i] = s.getAtIndex(LONG, i);
-                }
-            };
-            case float[] a -> new Copier() {
-                @Override public void store(int from, MemorySegment s, int n) {
-                    for (int i = 0; i < n; i++) s.setAtIndex(FLOAT, i, a[from + i]);
-                }
-
-                @Override public void load(MemorySegment s, int from, int n) {
-                    for (int i = 0; i < n; i++) a[from + i] = s.getAtIndex(FLOAT, i);
-                }
-            };
-            case double[] a -> new Copier() {
-                @Override public void store(int from, MemorySegment s, int n) {
-                    for (int i = 0; i < n; i++) s.setAtIndex(DOUBLE, i, a[from + i]);
-                }
-
-                @Override public void load(MemorySegment s, int from, int n) {
-                    for (int i = 0; i < n; i++) a[from + i] = s.getAtIndex(DOUBLE, i);
-                }
-            };
-            default -> throw new IllegalArgumentException("no loop for a " + array.getClass().getSimpleName());
-        };
     }
 }

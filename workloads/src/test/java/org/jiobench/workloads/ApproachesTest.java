@@ -42,7 +42,8 @@ class ApproachesTest {
     /** Settings with small pieces, so that a transfer moves in several. */
     static ApproachSettings settings(ByteOrder order) {
         return new ApproachSettings(1000, 1L << 30, order, false, Map.of("nio-bulk.piece-size", 1000L,
-                "c-swap.piece-size", 1000L, "ffm.piece-size", 1000L, "bulk-jni.chunk-size", 1000L));
+                "c-swap.piece-size", 1000L, "ffm.piece-size", 1000L, "ffm-pread.piece-size", 1000L,
+                "bulk-jni.chunk-size", 1000L));
     }
 
     /**
