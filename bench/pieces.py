@@ -12,7 +12,8 @@ from collections import defaultdict
 from ratios import medians, readable
 
 # The option that sets each approach's piece, and the one that chooses bulk-jni's read path.
-PIECE_OPTIONS = {"c-swap": "piece-size", "nio-bulk": "piece-size", "ffm": "piece-size", "bulk-jni": "chunk-size"}
+PIECE_OPTIONS = {"c-swap": "piece-size", "nio-bulk": "piece-size", "ffm": "piece-size", "ffm-pread": "piece-size",
+                 "bulk-jni": "chunk-size"}
 
 
 def size_label(size: int) -> str:

@@ -18,7 +18,7 @@ java=${JAVA:-$(ls -d /usr/lib/jvm/temurin-2[2-9]-jdk-*/bin/java /usr/lib/jvm/jav
 java=${java:-java}
 approaches=c-posix,c-swap,bulk-jni,nio-bulk
 "$java" -XshowSettings:properties -version 2>&1 | grep -q 'java.specification.version = 2[2-9]' \
-  && approaches+=,ffm
+  && approaches+=,ffm,ffm-pread
 work=$(mktemp -d "${TMPDIR:-/tmp}/jiobench-pieces.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 runs=()
@@ -29,7 +29,7 @@ for ranks in ${ranks_list[*]}; do
       [ "$in_place" = no ] && chosen=c-posix,bulk-jni
       out=$("$home/bin/jiobench" run -n "$ranks" --java "$java" -- -a "$chosen" -b 256MiB -t 4MiB -i "$reps" \
         --c-swap.piece-size "$size" --bulk-jni.chunk-size "$size" --bulk-jni.in-place "$in_place" \
-        --nio-bulk.piece-size "$size" --ffm.piece-size "$size" -o "$work/bench.dat" --results "$work/results")
+        --nio-bulk.piece-size "$size" --ffm.piece-size "$size" --ffm-pread.piece-size "$size" -o "$work/bench.dat" --results "$work/results")
       runs+=("$(tail -n 1 <<<"$out")")
     done
   done
