@@ -5,7 +5,12 @@ SHELL := /bin/bash
 VENV := .venv
 PYTHON := $(VENV)/bin/python
 JAR := runner/target/jiobench-runner.jar
-MVN := mvn -B -ntp
+# A JDK 22 or newer, where one is installed, runs Maven: everything stays --release 17, and the
+# ffm approach, which needs the JDK 22 API, is compiled too. Without one, all but ffm is built.
+JDK22 ?= $(firstword $(wildcard /usr/lib/jvm/temurin-2[2-9]-jdk-* /usr/lib/jvm/java-2[2-9]-openjdk-*))
+# JDK 24 and later warn about sun.misc.Unsafe in Maven's own libraries unless told it is allowed.
+UNSAFE_ALLOWED := $(if $(shell grep -sE 'JAVA_VERSION="(2[4-9]|[3-9][0-9])' $(JDK22)/release),MAVEN_OPTS=--sun-misc-unsafe-memory-access=allow)
+MVN := $(if $(JDK22),JAVA_HOME=$(JDK22) $(UNSAFE_ALLOWED) )mvn -B -ntp
 
 # The main job: 2 ranks through mpirun, one shared file under scratch/, every approach, write
 # then read, a fresh JVM per approach, 1 warm-up and 3 measured repetitions. 256 MiB blocks keep

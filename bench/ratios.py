@@ -1,7 +1,10 @@
-"""Prints, from run files, each approach's median MiB/s over its repetitions and its ratio to a
-reference approach measured in the same run: the figures a benchmark quotes.
+"""Prints, from run files, each approach's median MiB/s over its repetitions and its ratios to
+reference approaches measured in the same run: the figures a benchmark quotes.
 
-    python bench/ratios.py --reference c-posix RUN.json...
+    python bench/ratios.py --reference c-posix [--reference c-swap] [--target nio-bulk=0.95*c-swap] RUN.json...
+
+A target says, for write and read, whether the approach's median reached that fraction of the
+reference's median in the same run.
 """
 from __future__ import annotations
 
@@ -25,34 +28,56 @@ def readable_ratio(value: float) -> str:
 
 
 def view(parameters: dict) -> str:
-    """Which of DESIGN.md's two views a run shows."""
+    """Which of DESIGN.md's two views a run shows, and the file's byte order where it is not the default."""
     flags = [flag for flag, key in (("-e", "fsync"), ("--drop-cache", "drop_cache")) if parameters.get(key)]
-    return " " + " ".join(flags) + " (storage view)" if flags else " (page-cache view)"
+    order = " --byte-order little" if parameters.get("byte_order") == "little" else ""
+    return order + (" " + " ".join(flags) + " (storage view)" if flags else " (page-cache view)")
 
 
-def table(run: dict, reference: str) -> list[str]:
+def table(run: dict, references: list[str]) -> list[str]:
     p = run["parameters"]
     median = medians(run)
     stonewalled = {(s["approach"], s["op"]) for s in run["summary"] if s["stonewalled"]}
     lines = [f"{run['environment']['ranks']} rank(s), -b {p['block_size'] >> 20}MiB -t {p['transfer_size'] >> 20}MiB"
              f"{view(p)}, {p['repetitions']} measured reps x {p['forks']} fork(s) ({run['run_id']})",
-             f"  {'approach':<22} {'op':<5} {'median MiB/s':>13} {'÷ ' + reference:>12}"]
+             f"  {'approach':<22} {'op':<5} {'median MiB/s':>13}" + "".join(f"{'÷ ' + r:>12}" for r in references)]
     for (approach, op), rate in median.items():
-        base = median.get((reference, op))
-        ratio = f"{readable_ratio(rate / base):>12}" if base else f"{'-':>12}"
+        ratios = ""
+        for reference in references:
+            base = median.get((reference, op))
+            ratios += f"{readable_ratio(rate / base):>12}" if base else f"{'-':>12}"
         mark = "  stonewalled" if (approach, op) in stonewalled else ""
-        lines.append(f"  {approach:<22} {op:<5} {readable(rate):>13} {ratio}{mark}")
+        lines.append(f"  {approach:<22} {op:<5} {readable(rate):>13}{ratios}{mark}")
+    return lines
+
+
+def targets(run: dict, wanted: list[str]) -> list[str]:
+    """'APPROACH=FRACTION*REFERENCE' → one line per op: the ratio, and met or not."""
+    median = medians(run)
+    lines = []
+    for target in wanted:
+        approach, goal = target.split("=")
+        fraction, reference = goal.split("*")
+        for op in ("write", "read"):
+            if (approach, op) in median and (reference, op) in median:
+                ratio = median[(approach, op)] / median[(reference, op)]
+                verdict = "met" if ratio >= float(fraction) else "NOT met"
+                lines.append(f"  target {approach} {op} >= {fraction} x {reference}: {ratio:.3f} {verdict}")
     return lines
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--reference", default="c-posix", help="approach the ratios divide by (default: c-posix)")
+    parser.add_argument("--reference", action="append",
+                        help="approach the ratios divide by, once per column (default: c-posix)")
+    parser.add_argument("--target", action="append", default=[],
+                        help="APPROACH=FRACTION*REFERENCE, checked for write and read in each run")
     parser.add_argument("runs", nargs="+", help="run JSON files")
     options = parser.parse_args(argv)
     for path in options.runs:
         with open(path) as f:
-            print("\n".join(table(json.load(f), options.reference)))
+            run = json.load(f)
+        print("\n".join(table(run, options.reference or ["c-posix"]) + targets(run, options.target)))
         print()
     return 0
 

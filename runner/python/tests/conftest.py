@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
 import tempfile
 import time
 from pathlib import Path
+from typing import Optional
 
 import pytest
 
@@ -37,9 +39,11 @@ class Run:
 def jiobench(tmp_path):
     """Calls `bin/jiobench run -n RANKS -- ARGS` with results under the test's own directory."""
 
-    def run(*args: str, ranks: int = 2, timeout: float = 120, results: bool = True) -> Run:
+    def run(*args: str, ranks: int = 2, timeout: float = 120, results: bool = True,
+            java: Optional[str] = None) -> Run:
         runner_args = list(args) + (["--results", str(tmp_path / "results")] if results else [])
-        completed = subprocess.run([str(JIOBENCH), "run", "-n", str(ranks), "--", *runner_args],
+        own = ["--java", java] if java else []
+        completed = subprocess.run([str(JIOBENCH), "run", "-n", str(ranks), *own, "--", *runner_args],
                                    capture_output=True, text=True, timeout=timeout, cwd=tmp_path)
         return Run(completed)
 
@@ -55,19 +59,20 @@ def pattern_bits(g: int, seed: int) -> int:
     return z ^ (z >> 31)
 
 
-def reference_bytes(type_id: str, elements: range, seed: int) -> bytes:
-    """Big-endian bytes of the pattern as DataOutput writes them, by Python's struct."""
+def reference_bytes(type_id: str, elements: range, seed: int, byte_order: str = "big") -> bytes:
+    """The pattern's bytes by Python's struct: big-endian as DataOutput writes them, or little-endian."""
+    order = ">" if byte_order == "big" else "<"
     out = bytearray()
     for g in elements:
         bits = pattern_bits(g, seed)
         if type_id == "int":
-            out += struct.pack(">I", bits & 0xFFFF_FFFF)
+            out += struct.pack(order + "I", bits & 0xFFFF_FFFF)
         elif type_id == "long":
-            out += struct.pack(">Q", bits)
+            out += struct.pack(order + "Q", bits)
         elif type_id == "float":
-            out += struct.pack(">I", bits & 0xBFFF_FFFF)
+            out += struct.pack(order + "I", bits & 0xBFFF_FFFF)
         elif type_id == "double":
-            out += struct.pack(">Q", bits & 0xBFFF_FFFF_FFFF_FFFF)
+            out += struct.pack(order + "Q", bits & 0xBFFF_FFFF_FFFF_FFFF)
     return bytes(out)
 
 
@@ -100,3 +105,13 @@ def wait_for_job(env, job_id: str, timeout: float = 240) -> str:
         time.sleep(0.2)
         state = job_state(env, job_id)
     return state
+
+
+def modern_java() -> Optional[str]:
+    """A java of JDK 22 or newer, which ffm needs, from /usr/lib/jvm, or None where there is none."""
+    for release in sorted(Path("/usr/lib/jvm").glob("*/release"), reverse=True):
+        version = re.search(r'^JAVA_VERSION="(\d+)', release.read_text(errors="replace"), re.MULTILINE)
+        java = release.parent / "bin" / "java"
+        if version and int(version.group(1)) >= 22 and java.is_file():
+            return str(java)
+    return None

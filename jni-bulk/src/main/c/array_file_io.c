@@ -6,27 +6,57 @@
  * per call). The critical region covers only that conversion of one chunk: the system call runs
  * after the array is released, so no thread ever waits on I/O while the garbage collector waits
  * on it. byte[] takes the same path (its conversion is a memcpy) for the same reason.
+ *
+ * With IN_PLACE (which the Java side sets only where the JVM pins an array without holding up its
+ * collector: G1 from JDK 22) the system call runs on the pinned array itself: a read lands in the
+ * array and is swapped there a chunk at a time, and a write that needs no conversion goes straight
+ * from the array, in one call. A little-endian file on this (little-endian) machine needs no swap.
  */
 #include "org_jiobench_bulk_ArrayFileIO.h"
 
 #include <errno.h>
 #include <stdint.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "java_arrays.h"
 #include "jni_support.h"
 #include "posix_io.h"
 
+#define LITTLE_ENDIAN_FILE 1
+#define IN_PLACE 2
+
 struct transfer {
     int fd;
     unsigned char *buffer;
     jint chunk_elements; /* whole elements that fit in the buffer */
+    bool little_endian;
+    bool in_place;
 };
+
+/* Between the array's memory and the file's bytes. A boolean is normalized in either order. */
+static void convert(const struct transfer *t, const struct element_type *type, bool to_file, void *dst,
+                    const void *src, size_t count)
+{
+    if (t->little_endian && type != &element_boolean)
+        memcpy(dst, src, count * type->size);
+    else
+        (to_file ? type->to_big_endian : type->from_big_endian)(dst, src, count);
+}
+
+/* Whether the file's bytes are the array's bytes, with nothing to convert. */
+static bool same_bytes(const struct transfer *t, const struct element_type *type)
+{
+    return type != &element_boolean && (t->little_endian || type->size == 1);
+}
 
 /* Checks every argument before any memory is touched; false with an exception pending if one is wrong. */
 static bool start_transfer(JNIEnv *env, jobject file_descriptor, jstring path, jarray array, jint offset,
-                           jint count, jlong position, jobject buffer, const struct element_type *type,
-                           struct transfer *transfer)
+                           jint count, jlong position, jobject buffer, jint flags,
+                           const struct element_type *type, struct transfer *transfer)
 {
+    transfer->little_endian = (flags & LITTLE_ENDIAN_FILE) != 0;
+    transfer->in_place = (flags & IN_PLACE) != 0 && type != &element_boolean;
     if (!check_array_range(env, array, offset, count))
         return false;
     if (position < 0 || position > INT64_MAX - (jlong)count * (jlong)type->size) {
@@ -56,18 +86,37 @@ static bool start_transfer(JNIEnv *env, jobject file_descriptor, jstring path, j
  * which commits a copy. Such a JVM would pay for a copy of the whole array per chunk.
  */
 
+/* One pwrite straight from the pinned array. */
+static jlong write_in_place(JNIEnv *env, jstring path, jarray array, jint offset, jint count, jlong position,
+                            const struct element_type *type, const struct transfer *t)
+{
+    unsigned char *elements = (*env)->GetPrimitiveArrayCritical(env, array, NULL);
+    if (elements == NULL)
+        return -1;
+    int result = pwrite_fully(t->fd, elements + (size_t)offset * type->size, (size_t)count * type->size, position);
+    int err = errno;
+    (*env)->ReleasePrimitiveArrayCritical(env, array, elements, JNI_ABORT);
+    if (result < 0) {
+        throw_io_error(env, path, "pwrite", err);
+        return -1;
+    }
+    return (jlong)count * (jlong)type->size;
+}
+
 static jlong write_elements(JNIEnv *env, jobject file_descriptor, jstring path, jarray array, jint offset,
-                            jint count, jlong position, jobject buffer, const struct element_type *type)
+                            jint count, jlong position, jobject buffer, jint flags, const struct element_type *type)
 {
     struct transfer t;
-    if (!start_transfer(env, file_descriptor, path, array, offset, count, position, buffer, type, &t))
+    if (!start_transfer(env, file_descriptor, path, array, offset, count, position, buffer, flags, type, &t))
         return -1;
+    if (t.in_place && same_bytes(&t, type))
+        return write_in_place(env, path, array, offset, count, position, type, &t);
     for (jint done = 0; done < count;) {
         jint n = count - done < t.chunk_elements ? count - done : t.chunk_elements;
         unsigned char *elements = (*env)->GetPrimitiveArrayCritical(env, array, NULL);
         if (elements == NULL)
             return -1;
-        type->to_big_endian(t.buffer, elements + (size_t)(offset + done) * type->size, (size_t)n);
+        convert(&t, type, true, t.buffer, elements + (size_t)(offset + done) * type->size, (size_t)n);
         (*env)->ReleasePrimitiveArrayCritical(env, array, elements, JNI_ABORT);
         if (pwrite_fully(t.fd, t.buffer, (size_t)n * type->size, position + (off_t)done * (off_t)type->size) < 0) {
             throw_io_error(env, path, "pwrite", errno);
@@ -80,12 +129,56 @@ static jlong write_elements(JNIEnv *env, jobject file_descriptor, jstring path, 
 
 /* Returns the bytes read: fewer than asked only at end of file, where the Java side throws
  * EOFException. The elements read whole before it are stored, as a loop of readX would store them. */
+/*
+ * Reads straight into the pinned array, a chunk per pread (one pread when nothing is swapped),
+ * swapping each chunk in place while it is in the cache. Only for a range that lies wholly within
+ * the file: at its end the bounce path stores whole elements only, as the contract asks, where a
+ * pread into the array would leave part of an element changed.
+ */
+static jlong read_in_place(JNIEnv *env, jstring path, jarray array, jint offset, jint count, jlong position,
+                           const struct element_type *type, const struct transfer *t)
+{
+    jint chunk = same_bytes(t, type) ? count : t->chunk_elements;
+    for (jint done = 0; done < count;) {
+        jint n = count - done < chunk ? count - done : chunk;
+        size_t wanted = (size_t)n * type->size;
+        unsigned char *elements = (*env)->GetPrimitiveArrayCritical(env, array, NULL);
+        if (elements == NULL)
+            return -1;
+        unsigned char *at = elements + (size_t)(offset + done) * type->size;
+        ssize_t got = pread_fully(t->fd, at, wanted, position + (off_t)done * (off_t)type->size);
+        int err = errno;
+        if (got == (ssize_t)wanted && !same_bytes(t, type))
+            swap_in_place(at, type->size, (size_t)n);
+        (*env)->ReleasePrimitiveArrayCritical(env, array, elements, 0);
+        if (got < 0) {
+            throw_io_error(env, path, "pread", err);
+            return -1;
+        }
+        if ((size_t)got < wanted) {
+            throw_exception(env, IO_EXCEPTION, path, "the file shrank while it was read");
+            return -1;
+        }
+        done += n;
+    }
+    return (jlong)count * (jlong)type->size;
+}
+
+/* Whether [position, position + bytes) lies within the file now. */
+static bool within_file(int fd, jlong position, jlong bytes)
+{
+    struct stat status;
+    return fstat(fd, &status) == 0 && status.st_size >= position + bytes;
+}
+
 static jlong read_elements(JNIEnv *env, jobject file_descriptor, jstring path, jarray array, jint offset,
-                           jint count, jlong position, jobject buffer, const struct element_type *type)
+                           jint count, jlong position, jobject buffer, jint flags, const struct element_type *type)
 {
     struct transfer t;
-    if (!start_transfer(env, file_descriptor, path, array, offset, count, position, buffer, type, &t))
+    if (!start_transfer(env, file_descriptor, path, array, offset, count, position, buffer, flags, type, &t))
         return -1;
+    if (t.in_place && within_file(t.fd, position, (jlong)count * (jlong)type->size))
+        return read_in_place(env, path, array, offset, count, position, type, &t);
     jlong bytes_read = 0;
     for (jint done = 0; done < count;) {
         jint n = count - done < t.chunk_elements ? count - done : t.chunk_elements;
@@ -100,7 +193,7 @@ static jlong read_elements(JNIEnv *env, jobject file_descriptor, jstring path, j
             unsigned char *elements = (*env)->GetPrimitiveArrayCritical(env, array, NULL);
             if (elements == NULL)
                 return -1;
-            type->from_big_endian(elements + (size_t)(offset + done) * type->size, t.buffer, (size_t)whole);
+            convert(&t, type, false, elements + (size_t)(offset + done) * type->size, t.buffer, (size_t)whole);
             (*env)->ReleasePrimitiveArrayCritical(env, array, elements, 0);
         }
         bytes_read += got;
@@ -114,17 +207,17 @@ static jlong read_elements(JNIEnv *env, jobject file_descriptor, jstring path, j
 #define FILE_ENTRY_POINTS(Name, ArrayType, element)                                                       \
     JNIEXPORT jlong JNICALL Java_org_jiobench_bulk_ArrayFileIO_write##Name(                              \
         JNIEnv *env, jclass cls, jobject fd, jstring path, ArrayType array, jint offset, jint count,    \
-        jlong position, jobject buffer)                                                                 \
+        jlong position, jobject buffer, jint flags)                                                     \
     {                                                                                                   \
         (void)cls;                                                                                      \
-        return write_elements(env, fd, path, array, offset, count, position, buffer, &element);         \
+        return write_elements(env, fd, path, array, offset, count, position, buffer, flags, &element);  \
     }                                                                                                   \
     JNIEXPORT jlong JNICALL Java_org_jiobench_bulk_ArrayFileIO_read##Name(                               \
         JNIEnv *env, jclass cls, jobject fd, jstring path, ArrayType array, jint offset, jint count,    \
-        jlong position, jobject buffer)                                                                 \
+        jlong position, jobject buffer, jint flags)                                                     \
     {                                                                                                   \
         (void)cls;                                                                                      \
-        return read_elements(env, fd, path, array, offset, count, position, buffer, &element);          \
+        return read_elements(env, fd, path, array, offset, count, position, buffer, flags, &element);   \
     }
 
 FOR_EACH_PRIMITIVE_ARRAY(FILE_ENTRY_POINTS)

@@ -63,6 +63,37 @@ SWAPPING_COPY(swap64, uint64_t, __builtin_bswap64, )
 SWAPPING_COPY(floats_to_big_endian, uint32_t, __builtin_bswap32, float_to_int_bits)
 SWAPPING_COPY(doubles_to_big_endian, uint64_t, __builtin_bswap64, double_to_long_bits)
 
+/* The same swap in place, for data read straight into an array: no second buffer to pass through. */
+#define SWAP_IN_PLACE(name, utype, bswap)                                     \
+    VECTOR_CLONES static void name(unsigned char *data, size_t count)        \
+    {                                                                         \
+        for (size_t i = 0; i < count; i++) {                                  \
+            utype v;                                                          \
+            memcpy(&v, data + i * sizeof v, sizeof v);                        \
+            v = bswap(v);                                                     \
+            memcpy(data + i * sizeof v, &v, sizeof v);                        \
+        }                                                                     \
+    }
+
+SWAP_IN_PLACE(swap16_in_place, uint16_t, __builtin_bswap16)
+SWAP_IN_PLACE(swap32_in_place, uint32_t, __builtin_bswap32)
+SWAP_IN_PLACE(swap64_in_place, uint64_t, __builtin_bswap64)
+
+element_convert_fn *swapping_copy(size_t size)
+{
+    return size == 2 ? swap16 : size == 4 ? swap32 : size == 8 ? swap64 : copy_bytes;
+}
+
+void swap_in_place(void *data, size_t size, size_t count)
+{
+    if (size == 2)
+        swap16_in_place(data, count);
+    else if (size == 4)
+        swap32_in_place(data, count);
+    else if (size == 8)
+        swap64_in_place(data, count);
+}
+
 const struct element_type element_boolean = {1, normalize_booleans, normalize_booleans};
 const struct element_type element_byte = {1, copy_bytes, copy_bytes};
 const struct element_type element_char = {2, swap16, swap16};

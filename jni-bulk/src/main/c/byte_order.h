@@ -22,4 +22,11 @@ extern const struct element_type element_long;
 extern const struct element_type element_float;
 extern const struct element_type element_double;
 
+/* A copy that reverses the bytes of each element of size bytes (2, 4 or 8; 1 copies as it is),
+ * with no other change: between a C array and the opposite byte order. */
+element_convert_fn *swapping_copy(size_t size);
+
+/* Reverses the bytes of each of count elements of size bytes (2, 4 or 8; 1 leaves them) in place. */
+void swap_in_place(void *data, size_t size, size_t count);
+
 #endif

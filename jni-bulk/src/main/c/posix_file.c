@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* O_DIRECT */
 /*
  * PosixFile: the C baseline's I/O, one JNI call per phase. The loop over transfers runs here, so a
  * phase costs what the same loop costs in a C program, plus the optional callbacks the Java side
@@ -11,11 +12,12 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "byte_order.h"
 #include "jni_support.h"
 #include "posix_io.h"
 
 JNIEXPORT jint JNICALL Java_org_jiobench_bulk_PosixFile_open(JNIEnv *env, jclass cls, jbyteArray native_name,
-                                                           jstring path, jboolean for_write)
+                                                           jstring path, jboolean for_write, jboolean direct)
 {
     (void)cls;
     char name[PATH_MAX];
@@ -23,7 +25,8 @@ JNIEXPORT jint JNICALL Java_org_jiobench_bulk_PosixFile_open(JNIEnv *env, jclass
         return -1;
     /* No O_TRUNC: ranks open one shared file for writing, each its own blocks. O_CLOEXEC keeps the
      * descriptor out of processes the JVM starts. */
-    int fd = open(name, (for_write ? O_WRONLY | O_CREAT : O_RDONLY) | O_CLOEXEC, 0666);
+    int flags = (for_write ? O_WRONLY | O_CREAT : O_RDONLY) | O_CLOEXEC | (direct ? O_DIRECT : 0);
+    int fd = open(name, flags, 0666);
     if (fd < 0)
         throw_io_error(env, path, "open", errno);
     return fd;
@@ -55,28 +58,66 @@ static jlong *copy_offsets(JNIEnv *env, jstring path, jlongArray offsets, jint l
     return copy;
 }
 
-static bool transfer_one(JNIEnv *env, int fd, jstring path, jboolean write, void *buffer, jint length, jlong offset)
+/* What a phase moves and how: one buffer of length bytes, either already in the file's byte order
+ * (element_size 0) or a C array of elements of element_size bytes in the opposite order, converted
+ * piece by piece. */
+struct phase {
+    int fd;
+    jstring path;
+    jboolean write;
+    unsigned char *data;
+    jint length;
+    size_t element_size;
+    unsigned char *piece; /* the conversion buffer of a write */
+    jint piece_length;    /* a multiple of element_size */
+};
+
+static bool write_at(JNIEnv *env, const struct phase *p, const void *bytes, size_t size, jlong offset)
 {
-    if (write) {
-        if (pwrite_fully(fd, buffer, (size_t)length, offset) == 0)
-            return true;
-        throw_io_error(env, path, "pwrite", errno);
-        return false;
-    }
-    ssize_t got = pread_fully(fd, buffer, (size_t)length, offset);
-    if (got == length)
+    if (pwrite_fully(p->fd, bytes, size, offset) == 0)
+        return true;
+    throw_io_error(env, p->path, "pwrite", errno);
+    return false;
+}
+
+static bool read_at(JNIEnv *env, const struct phase *p, void *bytes, size_t size, jlong offset)
+{
+    ssize_t got = pread_fully(p->fd, bytes, size, offset);
+    if (got == (ssize_t)size)
         return true;
     if (got < 0)
-        throw_io_error(env, path, "pread", errno);
+        throw_io_error(env, p->path, "pread", errno);
     else
-        throw_exception(env, EOF_EXCEPTION, path, "end of file after %zd of %d bytes at offset %lld", got, length,
+        throw_exception(env, EOF_EXCEPTION, p->path, "end of file after %zd of %zu bytes at offset %lld", got, size,
                         (long long)offset);
     return false;
 }
 
+/* A write converts a piece into the buffer and writes it while it is in the cache; a read reads
+ * a piece straight into the array and swaps it there. */
+static bool transfer_one(JNIEnv *env, const struct phase *p, jlong offset)
+{
+    if (p->element_size == 0)
+        return p->write ? write_at(env, p, p->data, (size_t)p->length, offset)
+                        : read_at(env, p, p->data, (size_t)p->length, offset);
+    element_convert_fn *swap = swapping_copy(p->element_size);
+    for (jint at = 0; at < p->length; at += p->piece_length) {
+        size_t n = (size_t)(p->length - at < p->piece_length ? p->length - at : p->piece_length);
+        if (p->write) {
+            swap(p->piece, p->data + at, n / p->element_size);
+            if (!write_at(env, p, p->piece, n, offset + at))
+                return false;
+        } else {
+            if (!read_at(env, p, p->data + at, n, offset + at))
+                return false;
+            swap_in_place(p->data + at, p->element_size, n / p->element_size);
+        }
+    }
+    return true;
+}
+
 /* Returns the transfers done, or -1 with an exception pending (a failed call, or one the callback threw). */
-static jint run_phase(JNIEnv *env, int fd, jstring path, jboolean write, void *buffer, jint length,
-                      const jlong *offsets, jsize count, jobject callback)
+static jint run_phase(JNIEnv *env, const struct phase *p, const jlong *offsets, jsize count, jobject callback)
 {
     for (jsize k = 0; k < count; k++) {
         if (callback != NULL) {
@@ -86,7 +127,7 @@ static jint run_phase(JNIEnv *env, int fd, jstring path, jboolean write, void *b
             if (!proceed)
                 return k;
         }
-        if (!transfer_one(env, fd, path, write, buffer, length, offsets[k]))
+        if (!transfer_one(env, p, offsets[k]))
             return -1;
         if (callback != NULL) {
             (*env)->CallVoidMethod(env, callback, after_transfer_method, k);
@@ -99,23 +140,40 @@ static jint run_phase(JNIEnv *env, int fd, jstring path, jboolean write, void *b
 
 JNIEXPORT jint JNICALL Java_org_jiobench_bulk_PosixFile_transfer(JNIEnv *env, jclass cls, jint fd, jstring path,
                                                                jboolean write, jobject buffer, jint length,
-                                                               jlongArray offsets, jobject callback)
+                                                               jlongArray offsets, jobject callback,
+                                                               jint element_size, jobject piece)
 {
     (void)cls;
     jlong capacity;
-    void *address = direct_buffer(env, buffer, &capacity);
-    if (address == NULL)
+    struct phase p = {fd, path, write, direct_buffer(env, buffer, &capacity), length, (size_t)element_size, NULL, 0};
+    if (p.data == NULL)
         return -1;
     if (length < 0 || length > capacity) {
         throw_exception(env, OUT_OF_BOUNDS_EXCEPTION, NULL, "length %d out of bounds for a buffer of capacity %lld",
                         length, (long long)capacity);
         return -1;
     }
+    if (element_size != 0) {
+        if (element_size != 2 && element_size != 4 && element_size != 8) {
+            throw_exception(env, ILLEGAL_ARGUMENT_EXCEPTION, NULL, "element size %d is not 2, 4 or 8", element_size);
+            return -1;
+        }
+        if ((p.piece = direct_buffer(env, piece, &capacity)) == NULL)
+            return -1;
+        if (length % element_size != 0 || capacity < element_size) {
+            throw_exception(env, ILLEGAL_ARGUMENT_EXCEPTION, NULL,
+                            "length %d or piece capacity %lld holds no whole number of %d-byte elements", length,
+                            (long long)capacity, element_size);
+            return -1;
+        }
+        jlong whole = capacity / element_size * element_size;
+        p.piece_length = whole < length ? (jint)whole : length;
+    }
     jsize count;
     jlong *at = copy_offsets(env, path, offsets, length, &count);
     if (at == NULL)
         return -1;
-    jint done = run_phase(env, fd, path, write, address, length, at, count, callback);
+    jint done = run_phase(env, &p, at, count, callback);
     free(at);
     return done;
 }

@@ -1,32 +1,61 @@
 package org.jiobench.bulk;
 
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+
 /**
- * How a bulk object keeps the temporary byte buffer in which array elements become the bytes of the
- * file or stream: the paper's option to recycle that buffer between calls.
+ * How a bulk object moves elements between an array and the bytes of the file or stream: through a
+ * temporary byte buffer, the paper's option to recycle that buffer between calls, and, for files,
+ * whether to skip that buffer where the JVM allows it.
  *
  * @param chunkBytes the buffer's size bound: an array of more bytes moves in chunks of at most this
  *                   many (at least {@value #MIN_CHUNK_BYTES}, one long or double)
  * @param recycle    whether the buffer is kept for later calls, or made afresh for each call and
  *                   dropped after it
+ * @param inPlace    whether {@link BulkRandomAccessFile} reads straight into the array (and, when
+ *                   the file's byte order is the machine's, writes straight from it), the array
+ *                   pinned during each system call, where the JVM pins an array without holding
+ *                   up its garbage collector ({@link #jvmPinsWithoutStoppingCollector()}); elsewhere
+ *                   the buffer is used all the same
  */
-public record BufferPolicy(int chunkBytes, boolean recycle) {
+public record BufferPolicy(int chunkBytes, boolean recycle, boolean inPlace) {
 
     public static final int MIN_CHUNK_BYTES = Long.BYTES;
     /**
-     * 64 KiB: measured on the project's VMs (AMD EPYC, 512 KiB L2 per core), BulkRandomAccessFile
-     * reads from the page cache ran at about 18000 MiB/s with chunks of 32 or 64 KiB, and at 5500 to
-     * 7600 MiB/s with chunks of 128 KiB to 1 MiB; writes ran at about 15000 MiB/s with any of them.
-     * With the bounce buffer page-aligned (AlignedBuffers), 64 KiB still read fastest through the
-     * runner: about 6000 MiB/s against 5200 at 1 MiB and 4700 at 4 MiB.
+     * 256 KiB: on the project's VMs (AMD EPYC, 512 KiB L2 per core), a C program converting a
+     * native int[] to big-endian through a buffer into the page cache wrote at 0.58 of a plain
+     * pwrite with a 64 KiB buffer, 0.86 with 256 KiB and 0.89 with 4 MiB, and read at 0.56, 0.65
+     * and 0.66: a piece that fits the L2 cache with room to spare, and a quarter of the system
+     * calls of 64 KiB, which matters where many writers serialise on one file's lock. Through the
+     * runner (bench/pieces.sh, 1 and 2 ranks) 256 KiB was as fast as any size for bulk-jni, c-swap,
+     * nio-bulk and ffm, within the noise of a shared machine.
      */
-    public static final int DEFAULT_CHUNK_BYTES = 1 << 16;
+    public static final int DEFAULT_CHUNK_BYTES = 1 << 18;
 
-    /** A buffer of up to {@value #DEFAULT_CHUNK_BYTES} bytes, kept between calls. */
-    public static final BufferPolicy DEFAULT = new BufferPolicy(DEFAULT_CHUNK_BYTES, true);
+    /** A buffer of up to {@value #DEFAULT_CHUNK_BYTES} bytes, kept between calls, skipped where the JVM allows. */
+    public static final BufferPolicy DEFAULT = new BufferPolicy(DEFAULT_CHUNK_BYTES, true, true);
+
+    private static final boolean PINS_WITHOUT_STOPPING_COLLECTOR = Runtime.version().feature() >= 22
+            && ManagementFactory.getGarbageCollectorMXBeans().stream()
+                    .map(GarbageCollectorMXBean::getName).anyMatch(name -> name.startsWith("G1 "));
 
     public BufferPolicy {
         if (chunkBytes < MIN_CHUNK_BYTES) {
             throw new IllegalArgumentException("chunkBytes " + chunkBytes + " is less than " + MIN_CHUNK_BYTES);
         }
+    }
+
+    /** Always through the buffer. */
+    public BufferPolicy(int chunkBytes, boolean recycle) {
+        this(chunkBytes, recycle, false);
+    }
+
+    /**
+     * Whether this JVM pins an array for native code without stopping its garbage collector: G1
+     * from JDK 22 pins the array's region (JEP 423). Elsewhere a pinned array holds up every
+     * collection until it is released, so no system call may run while one is pinned.
+     */
+    public static boolean jvmPinsWithoutStoppingCollector() {
+        return PINS_WITHOUT_STOPPING_COLLECTOR;
     }
 }

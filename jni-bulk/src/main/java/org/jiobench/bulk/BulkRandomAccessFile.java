@@ -6,6 +6,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * A {@link RandomAccessFile} that reads and writes whole primitive arrays in one call.
@@ -16,12 +17,21 @@ import java.nio.ByteBuffer;
  * bulk read throws {@link java.io.EOFException} with the file pointer at the end of the file, as a
  * loop of {@code readInt()} and the like would leave it.
  *
+ * <p>The bulk methods write and read big-endian by default, as {@code DataOutput} does; a file
+ * opened with {@link ByteOrder#LITTLE_ENDIAN} holds its arrays' elements least significant byte
+ * first instead (what C on x86 writes), while the inherited single-element methods stay big-endian.
+ *
  * <p>Like its superclass, an instance is not meant for use by several threads at once.
  */
 public final class BulkRandomAccessFile extends RandomAccessFile implements BulkDataInput, BulkDataOutput {
 
+    /** Flags of the native calls: the file's byte order, and I/O straight to and from the array. */
+    private static final int LITTLE_ENDIAN = 1;
+    private static final int IN_PLACE = 2;
+
     private final String path;
     private final ScratchBuffer<ByteBuffer> buffer;
+    private final int flags;
 
     public BulkRandomAccessFile(String name, String mode) throws FileNotFoundException {
         this(new File(name), mode);
@@ -33,9 +43,17 @@ public final class BulkRandomAccessFile extends RandomAccessFile implements Bulk
 
     /** @see RandomAccessFile#RandomAccessFile(File, String) */
     public BulkRandomAccessFile(File file, String mode, BufferPolicy policy) throws FileNotFoundException {
+        this(file, mode, policy, ByteOrder.BIG_ENDIAN);
+    }
+
+    /** @param order the byte order of the arrays' elements in the file */
+    public BulkRandomAccessFile(File file, String mode, BufferPolicy policy, ByteOrder order)
+            throws FileNotFoundException {
         super(file, mode);
         this.path = file.getPath();
         this.buffer = ScratchBuffer.direct(policy);
+        this.flags = (order == ByteOrder.LITTLE_ENDIAN ? LITTLE_ENDIAN : 0)
+                | (policy.inPlace() && BufferPolicy.jvmPinsWithoutStoppingCollector() ? IN_PLACE : 0);
     }
 
     @Override
@@ -133,7 +151,7 @@ public final class BulkRandomAccessFile extends RandomAccessFile implements Bulk
         }
         long bytes = (long) count * elementBytes;
         long position = getFilePointer();
-        long moved = transfer.apply(getFD(), path, array, offset, count, position, buffer.forTransfer(bytes));
+        long moved = transfer.apply(getFD(), path, array, offset, count, position, buffer.forTransfer(bytes), flags);
         seek(position + moved);
         if (moved < bytes) {
             throw new EOFException(path + ": end of file after " + moved + " of " + bytes + " bytes at offset "

@@ -32,8 +32,17 @@ public final class PosixFile implements Closeable {
      * the umask). Writing does not truncate: several processes can write their own parts of one file.
      */
     public static PosixFile open(Path path, boolean forWrite) throws IOException {
+        return open(path, forWrite, false);
+    }
+
+    /**
+     * The same, with {@code O_DIRECT} when {@code direct}: the kernel then moves data between the
+     * file and the buffer without its page cache, and buffers, offsets and lengths must be
+     * multiples of the file system's block size (a file system that refuses it fails the open).
+     */
+    public static PosixFile open(Path path, boolean forWrite, boolean direct) throws IOException {
         String name = Objects.requireNonNull(path, "path").toString();
-        return new PosixFile(name, open(NativePath.of(path), name, forWrite));
+        return new PosixFile(name, open(NativePath.of(path), name, forWrite, direct));
     }
 
     /**
@@ -53,7 +62,22 @@ public final class PosixFile implements Closeable {
      */
     public int transfer(boolean write, ByteBuffer directBuffer, int length, long[] offsets, TransferCallback callback)
             throws IOException {
-        return transfer(openDescriptor(), path, write, directBuffer, length, offsets, callback);
+        return transfer(openDescriptor(), path, write, directBuffer, length, offsets, callback, 0, null);
+    }
+
+    /**
+     * The same for a C array of elements of {@code elementSize} bytes (2, 4 or 8) in the opposite
+     * byte order to the file's: a write converts {@code piece}'s capacity at a time into
+     * {@code piece} and writes it from there; a read reads a piece's worth straight into
+     * {@code elements} and reverses its bytes in place. Each piece is one system call.
+     *
+     * @throws IllegalArgumentException also if {@code piece} is not direct, holds no element, or
+     *                                  {@code length} is no whole number of elements
+     */
+    public int transferSwapped(boolean write, ByteBuffer elements, int elementSize, ByteBuffer piece, int length,
+            long[] offsets, TransferCallback callback) throws IOException {
+        return transfer(openDescriptor(), path, write, elements, length, offsets, callback, elementSize,
+                Objects.requireNonNull(piece, "piece"));
     }
 
     /** fsync(2): the data and metadata written so far reach storage. */
@@ -83,10 +107,12 @@ public final class PosixFile implements Closeable {
         return fd;
     }
 
-    private static native int open(byte[] nativePath, String path, boolean forWrite) throws IOException;
+    private static native int open(byte[] nativePath, String path, boolean forWrite, boolean direct)
+            throws IOException;
 
+    /** elementSize 0: the buffer holds the file's bytes as they are, and piece is not used. */
     private static native int transfer(int fd, String path, boolean write, ByteBuffer buffer, int length,
-            long[] offsets, TransferCallback callback) throws IOException;
+            long[] offsets, TransferCallback callback, int elementSize, ByteBuffer piece) throws IOException;
 
     private static native void fsync(int fd, String path) throws IOException;
 

@@ -8,9 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.EOFException;
 import java.io.File;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class BulkRandomAccessFileTest extends BulkDataContractTest {
@@ -55,6 +60,42 @@ class BulkRandomAccessFileTest extends BulkDataContractTest {
         }
         byte[] bytes = Files.readAllBytes(file().toPath());
         assertArrayEquals(new byte[13], java.util.Arrays.copyOf(bytes, 13), "the gap before the first write");
+    }
+
+    /** A little-endian file read into an array and written back from it is the same file, byte for byte. */
+    @ParameterizedTest
+    @MethodSource("typesAndPolicies")
+    void littleEndianFilesRoundTripByteForByte(PrimitiveType type, BufferPolicy policy) throws IOException {
+        byte[] content = new byte[1000 * type.bytes];
+        new Random(3).nextBytes(content);
+        if (type == PrimitiveType.BOOLEAN) {
+            for (int i = 0; i < content.length; i++) content[i] &= 1;
+        }
+        Path in = dir.resolve("in.bin");
+        Path out = dir.resolve("out.bin");
+        Files.write(in, content);
+        Object array = type.newArray(1000);
+        try (BulkRandomAccessFile raf = new BulkRandomAccessFile(in.toFile(), "r", policy, ByteOrder.LITTLE_ENDIAN)) {
+            type.readArray(raf, array);
+        }
+        try (BulkRandomAccessFile raf = new BulkRandomAccessFile(out.toFile(), "rw", policy, ByteOrder.LITTLE_ENDIAN)) {
+            type.writeArray(raf, array);
+        }
+        assertArrayEquals(content, Files.readAllBytes(out));
+    }
+
+    @ParameterizedTest
+    @MethodSource("policies")
+    void littleEndianIsLeastSignificantByteFirst(BufferPolicy policy) throws IOException {
+        long[] values = {0x0102030405060708L, -2};
+        try (BulkRandomAccessFile raf = new BulkRandomAccessFile(file(), "rw", policy, ByteOrder.LITTLE_ENDIAN)) {
+            raf.writeArray(values);
+            raf.writeInt(7);
+        }
+        ByteBuffer expected = ByteBuffer.allocate(20).order(ByteOrder.LITTLE_ENDIAN).putLong(values[0])
+                .putLong(values[1]).order(ByteOrder.BIG_ENDIAN).putInt(7);
+        assertArrayEquals(expected.array(), Files.readAllBytes(file().toPath()),
+                "the arrays little-endian, the inherited writeInt as DataOutput defines it");
     }
 
     @Test

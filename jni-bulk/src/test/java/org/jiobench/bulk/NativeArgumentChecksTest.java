@@ -76,20 +76,29 @@ class NativeArgumentChecksTest {
         FileDescriptor fd = file.getFD();
         ByteBuffer buffer = ByteBuffer.allocateDirect(64);
 
-        assertEquals(0L, call(transfer, fd, "f", array, 0, 0, 0L, buffer), "an empty range is fine");
-        assertThrown(NullPointerException.class, transfer, fd, "f", null, 0, 0, 0L, buffer);
-        for (int[] range : BAD_RANGES) {
-            assertThrown(IndexOutOfBoundsException.class, transfer, fd, "f", array, range[0], range[1], 0L, buffer);
+        // With every flag too: the file's byte order and I/O straight to the array change no check.
+        for (int flags : new int[] {0, 1, 2, 3}) {
+            assertEquals(0L, call(transfer, withFlags(flags, fd, "f", array, 0, 0, 0L, buffer)),
+                    "an empty range is fine");
+            assertThrown(NullPointerException.class, transfer, withFlags(flags, fd, "f", null, 0, 0, 0L, buffer));
+            for (int[] range : BAD_RANGES) {
+                assertThrown(IndexOutOfBoundsException.class, transfer,
+                        withFlags(flags, fd, "f", array, range[0], range[1], 0L, buffer));
+            }
+            assertThrown(NullPointerException.class, transfer, withFlags(flags, fd, "f", array, 0, 1, 0L, null));
+            for (ByteBuffer notUsable : List.of(ByteBuffer.allocate(64), ByteBuffer.allocateDirect(0))) {
+                assertThrown(IllegalArgumentException.class, transfer,
+                        withFlags(flags, fd, "f", array, 0, 1, 0L, notUsable));
+            }
+            for (long position : new long[] {-1L, Long.MAX_VALUE}) {
+                assertThrown(IllegalArgumentException.class, transfer,
+                        withFlags(flags, fd, "f", array, 0, 1, position, buffer));
+            }
+            assertThrown(NullPointerException.class, transfer, withFlags(flags, null, "f", array, 0, 1, 0L, buffer));
+            IOException closed = assertThrown(IOException.class, transfer,
+                    withFlags(flags, new FileDescriptor(), "f", array, 0, 1, 0L, buffer));
+            assertEquals("f: closed", closed.getMessage());
         }
-        assertThrown(NullPointerException.class, transfer, fd, "f", array, 0, 1, 0L, null);
-        assertThrown(IllegalArgumentException.class, transfer, fd, "f", array, 0, 1, 0L, ByteBuffer.allocate(64));
-        assertThrown(IllegalArgumentException.class, transfer, fd, "f", array, 0, 1, 0L, ByteBuffer.allocateDirect(0));
-        assertThrown(IllegalArgumentException.class, transfer, fd, "f", array, 0, 1, -1L, buffer);
-        assertThrown(IllegalArgumentException.class, transfer, fd, "f", array, 0, 1, Long.MAX_VALUE, buffer);
-        assertThrown(NullPointerException.class, transfer, null, "f", array, 0, 1, 0L, buffer);
-        IOException closed = assertThrown(IOException.class, transfer, new FileDescriptor(), "f", array, 0, 1, 0L,
-                buffer);
-        assertEquals("f: closed", closed.getMessage());
     }
 
     @ParameterizedTest
@@ -112,6 +121,12 @@ class NativeArgumentChecksTest {
 
     private static Object[] arguments(boolean encode, Object array, int offset, int count, byte[] chunk) {
         return encode ? new Object[] {array, offset, count, chunk} : new Object[] {chunk, array, offset, count};
+    }
+
+    private static Object[] withFlags(int flags, Object... arguments) {
+        Object[] all = Arrays.copyOf(arguments, arguments.length + 1);
+        all[arguments.length] = flags;
+        return all;
     }
 
     private static Object call(Method method, Object... arguments) throws Throwable {

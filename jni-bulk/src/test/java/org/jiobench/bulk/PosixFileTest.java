@@ -10,6 +10,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -149,6 +150,62 @@ class PosixFileTest {
                     () -> out.transfer(true, block(1), LENGTH, new long[] {0}, failing));
             assertEquals("deadline passed", e.getMessage());
         }
+    }
+
+    /** Elements in the machine's order, converted in pieces that end inside an element's neighbour's piece. */
+    @Test
+    void swappedTransfersWriteTheOtherByteOrderAndReadItBack() throws IOException {
+        for (int size : new int[] {2, 4, 8}) {
+            ByteBuffer elements = block(size).order(ByteOrder.nativeOrder());
+            ByteBuffer piece = ByteBuffer.allocateDirect(3 * size + 1);
+            try (PosixFile out = PosixFile.open(file(), true)) {
+                assertEquals(2, out.transferSwapped(true, elements, size, piece, LENGTH, new long[] {LENGTH, 0}, null));
+            }
+            byte[] written = Files.readAllBytes(file());
+            assertEquals(2 * LENGTH, written.length);
+            for (int i = 0; i < LENGTH; i++) {
+                int reversed = i / size * size + size - 1 - i % size;
+                assertEquals(elements.get(reversed), written[i], "element size " + size + ", byte " + i);
+                assertEquals(elements.get(reversed), written[LENGTH + i]);
+            }
+            ByteBuffer read = ByteBuffer.allocateDirect(LENGTH);
+            try (PosixFile in = PosixFile.open(file(), false)) {
+                assertEquals(1, in.transferSwapped(false, read, size, piece, LENGTH, new long[] {LENGTH}, null));
+            }
+            assertEquals(elements.rewind(), read.rewind(), "element size " + size);
+        }
+    }
+
+    @Test
+    void swappedTransfersCheckTheirElementsAndPiece() throws IOException {
+        try (PosixFile out = PosixFile.open(file(), true)) {
+            ByteBuffer piece = ByteBuffer.allocateDirect(64);
+            assertThrows(IllegalArgumentException.class,
+                    () -> out.transferSwapped(true, block(1), 3, piece, LENGTH, new long[] {0}, null));
+            assertThrows(IllegalArgumentException.class,
+                    () -> out.transferSwapped(true, block(1), 8, piece, LENGTH - 4, new long[] {0}, null));
+            assertThrows(IllegalArgumentException.class,
+                    () -> out.transferSwapped(true, block(1), 8, ByteBuffer.allocate(64), LENGTH, new long[] {0}, null));
+            assertThrows(IllegalArgumentException.class,
+                    () -> out.transferSwapped(true, block(1), 8, ByteBuffer.allocateDirect(4), LENGTH, new long[] {0},
+                            null));
+        }
+        assertEquals(0, Files.size(file()), "no transfer is made with a wrong argument");
+    }
+
+    /** O_DIRECT with page-aligned buffers; the test directory is on the machine's disk (ext4), which allows it. */
+    @Test
+    void directIoMovesPageAlignedBuffers() throws IOException {
+        ByteBuffer data = AlignedBuffers.pageAligned(LENGTH);
+        data.put(0, block(5), 0, LENGTH);
+        try (PosixFile out = PosixFile.open(file(), true, true)) {
+            out.transfer(true, data, LENGTH, new long[] {LENGTH}, null);
+        }
+        ByteBuffer read = AlignedBuffers.pageAligned(LENGTH);
+        try (PosixFile in = PosixFile.open(file(), false, true)) {
+            in.transfer(false, read, LENGTH, new long[] {LENGTH}, null);
+        }
+        assertEquals(block(5), read);
     }
 
     @Test

@@ -56,6 +56,7 @@ final class Benchmark {
 
     /** @return the exit code: 0, 1 when verification failed, 2 when the run could not start */
     int run() throws UsageError, IOException {
+        if (task.first() && settings.direct()) DirectIo.check(settings, targets.fileOf(readPlan.rank()));
         List<Path> created = task.first()
                 ? targets.prepare(readPlan.rank(), readPlan.fileExtent(), extentWritten)
                 : List.of();
@@ -74,7 +75,7 @@ final class Benchmark {
         Map<Approach, TransferBuffer> buffers = new LinkedHashMap<>();
         for (Approach approach : task.approaches(settings)) {
             buffers.put(approach, new TransferBuffer(approach.dataForm(), settings.type(),
-                    (int) settings.transferSize(), settings.seed()));
+                    (int) settings.transferSize(), settings.seed(), settings.byteOrder()));
         }
         // Repetitions outermost, as IOR does: a slow spell of a shared machine then touches every
         // approach of this JVM alike instead of all repetitions of one.
@@ -101,7 +102,7 @@ final class Benchmark {
         RankRecord record = timed(phase, buffer);
         if (settings.verify() && approach.dataForm() != DataForm.NONE && record.bytes() > 0) {
             long wrong = FileCheck.firstWrongByte(file, writeOffsets, writeFirstElements, record.bytes(),
-                    settings.type(), (int) settings.transferSize(), settings.seed());
+                    settings.type(), settings.byteOrder(), (int) settings.transferSize(), settings.seed());
             String error = wrong < 0 ? null : Verification.describe(file, wrong);
             record = record.checked(error);
         }

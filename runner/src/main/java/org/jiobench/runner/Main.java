@@ -67,6 +67,7 @@ public final class Main {
     static int run(String[] args, World world) {
         CommandLine cli = new CommandLine(new RunCommand(world));
         cli.getCommandSpec().usageMessage().footer(RunCommand.approachList());
+        ApproachOptions.addTo(cli.getCommandSpec());
         cli.setParameterExceptionHandler((problem, ignored) -> {
             world.reject(problem.getMessage() + " (see --help)");
             return 2;

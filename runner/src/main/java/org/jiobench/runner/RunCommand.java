@@ -1,10 +1,14 @@
 package org.jiobench.runner;
 
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.jiobench.workloads.Approach;
+import org.jiobench.workloads.ApproachSettings;
 import org.jiobench.workloads.Approaches;
+import org.jiobench.workloads.DataForm;
 import org.jiobench.workloads.ElementType;
 import org.jiobench.workloads.TransferOrder;
 import picocli.CommandLine;
@@ -136,6 +140,14 @@ final class RunCommand implements Callable<Integer> {
             description = "Where the launcher writes the run file (default: ${DEFAULT-VALUE}).")
     Path results;
 
+    @Option(names = "--byte-order", defaultValue = "big", paramLabel = "ORDER",
+            description = "Byte order of the elements in the file: big (DataOutput's, the papers') or little (x86's own, MPI-IO's native) (default: ${DEFAULT-VALUE}).")
+    String byteOrder;
+
+    @Option(names = "--direct",
+            description = "Open the file with O_DIRECT (bypassing the page cache), for the approaches that can; transfers must be whole file system blocks.")
+    boolean direct;
+
     @Option(names = "--calibrate-rate", converter = Sizes.class, defaultValue = "256MiB", paramLabel = "SIZE",
             description = "Bytes per second per rank that the calibrate approach pretends to move (default: ${DEFAULT-VALUE}).")
     long calibrateRate;
@@ -208,11 +220,25 @@ final class RunCommand implements Callable<Integer> {
         Path target = checkedFile();
         require((long) segments * (blockSize / transferSize) <= Integer.MAX_VALUE,
                 "too many transfers per rank: raise the transfer size");
+        require(byteOrder.equals("big") || byteOrder.equals("little"),
+                "unknown byte order '" + byteOrder + "' (expected big or little)");
+        ByteOrder fileOrder = byteOrder.equals("big") ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
+        for (Approach approach : chosen) {
+            approach.unavailable().ifPresent(reason -> require(false,
+                    "approach '" + approach.id() + "' is unavailable: " + reason));
+            require(fileOrder == ByteOrder.BIG_ENDIAN || approach.writesEitherByteOrder(), "--byte-order little: "
+                    + approach.id() + " writes big-endian only (DataOutput's order)");
+            require(!direct || approach.opensDirect() || approach.dataForm() == DataForm.NONE,
+                    "--direct: " + approach.id() + " cannot open its file with O_DIRECT");
+        }
+        Map<String, Object> approachOptions = ApproachOptions.values(spec, chosen);
+        ApproachSettings given = new ApproachSettings((int) bufferSize, calibrateRate, fileOrder, direct, approachOptions);
+        for (Approach approach : chosen) approach.refusal(given).ifPresent(reason -> require(false, reason));
         boolean neither = !write && !read;
         return new RunSettings(chosen, blockSize, transferSize, segments, filePerProcess, target,
                 write || neither, read || neither, repetitions, warmup, forks, fsync, dropCache, deadline, wearOut,
                 reorder, reorderOffset, striping, elementType, (int) bufferSize, transferOrder, verify, seed, keep,
-                overwrite, results, calibrateRate);
+                overwrite, results, calibrateRate, fileOrder, direct, approachOptions);
     }
 
     /** The file as a path, refusing names that cannot be one (empty, a directory by its trailing slash). */

@@ -1,5 +1,6 @@
 package org.jiobench.runner;
 
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,17 +39,21 @@ record RunSettings(
         boolean keep,
         boolean overwrite,
         Path results,
-        long calibrateRate) {
+        long calibrateRate,
+        ByteOrder byteOrder,
+        boolean direct,
+        Map<String, Object> approachOptions) {
 
     ApproachSettings approachSettings() {
-        return new ApproachSettings(bufferSize, calibrateRate);
+        return new ApproachSettings(bufferSize, calibrateRate, byteOrder, direct, approachOptions);
     }
 
     /** The same settings in one JVM for all approaches, where no launcher starts forks. */
     RunSettings withoutForks() {
         return new RunSettings(approaches, blockSize, transferSize, segments, filePerProcess, file, write, read,
                 repetitions, warmup, 0, fsync, dropCache, deadlineSeconds, wearOut, reorder, reorderOffset, striping,
-                type, bufferSize, order, verify, seed, keep, overwrite, results, calibrateRate);
+                type, bufferSize, order, verify, seed, keep, overwrite, results, calibrateRate, byteOrder, direct,
+                approachOptions);
     }
 
     /** Calibration alone touches no file, so a run of it alone needs none. */
@@ -88,6 +93,9 @@ record RunSettings(
         parameters.put("overwrite", overwrite);
         parameters.put("results", results.toAbsolutePath().toString());
         parameters.put("calibrate_rate", calibrateRate);
+        parameters.put("byte_order", byteOrder == ByteOrder.BIG_ENDIAN ? "big" : "little");
+        parameters.put("direct", direct);
+        parameters.put("approach_options", ApproachOptions.describe(approaches, approachSettings()));
         return parameters;
     }
 }

@@ -47,6 +47,11 @@ class RunCommandTest {
             {"--warmup", "-2"},
             {"--wear-out"},
             {"--no-such-option"},
+            {"--byte-order", "middle"},
+            {"-a", "data-stream", "--byte-order", "little"},
+            {"-a", "raw-bytes", "--direct"},
+            {"-a", "nio-bulk", "--nio-bulk.piece-size", "lots"},
+            {"-a", "bulk-jni", "--bulk-jni.in-place", "always"},
         };
         for (String[] mistake : mistakes) {
             err.reset();
@@ -55,6 +60,14 @@ class RunCommandTest {
             assertTrue(text.startsWith("jiobench: error: "), text);
             assertEquals(1, text.lines().count(), text);
         }
+    }
+
+    @Test
+    void anApproachOptionReachesItsApproach() {
+        assertEquals(0, run("-a", "nio-bulk", "--nio-bulk.piece-size", "1000", "-b", "8k", "-t", "4k", "--verify",
+                "--byte-order", "little", "-o", dir.resolve("f").toString()), errors());
+        assertEquals(2, run("-a", "nio-bulk", "--nio-bulk.piece-size", "3GiB", "-o", dir.resolve("f").toString()));
+        assertTrue(errors().contains("--nio-bulk.piece-size: '3GiB' is too large"), errors());
     }
 
     @Test

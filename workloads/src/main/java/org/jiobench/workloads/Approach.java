@@ -2,6 +2,8 @@ package org.jiobench.workloads;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * One way of moving a rank's array to or from its place in the file. The runner opens, transfers
@@ -17,6 +19,31 @@ public interface Approach {
 
     /** The form of the array this approach moves. */
     DataForm dataForm();
+
+    /** Why this JVM or build cannot run it (one line), or empty when it can. */
+    default Optional<String> unavailable() {
+        return Optional.empty();
+    }
+
+    /** Whether it writes either byte order ({@code --byte-order}); the DataOutput-based approaches write big-endian only. */
+    default boolean writesEitherByteOrder() {
+        return true;
+    }
+
+    /** Whether it can open its file with O_DIRECT ({@code --direct}). */
+    default boolean opensDirect() {
+        return false;
+    }
+
+    /** Why it cannot run with these settings (one line), beyond what the methods above say; empty when it can. */
+    default Optional<String> refusal(ApproachSettings settings) {
+        return Optional.empty();
+    }
+
+    /** Its own options, offered as {@code --ID.NAME}. */
+    default List<ApproachOption> options() {
+        return List.of();
+    }
 
     /**
      * Opens {@code file} for one phase. The file is never truncated: ranks share it.

@@ -16,13 +16,20 @@ public final class Approaches {
             new BufferedDataStream(),
             new ByteArrayStream(),
             new BulkJni(),
+            new NioBulk(),
+            new NioHeap(),
+            new Mmap(),
+            Ffm.approach(),
+            Ffm.pread(),
             new CPosix(),
+            new CSwap(),
             new Calibrate());
 
     /** Names that stand for several approaches in {@code -a}. */
     private static final Map<String, List<String>> GROUPS = Map.of(
             "paper", List.of("raw-bytes", "encode-decode", "data-stream", "buffered-data-stream", "byte-array-stream",
                     "bulk-jni"),
+            "modern", List.of("nio-bulk", "nio-heap", "mmap", Ffm.ID, Ffm.PREAD_ID),
             "all", ALL.stream().map(Approach::id).toList());
 
     private Approaches() {
@@ -33,7 +40,7 @@ public final class Approaches {
     }
 
     public static List<String> groupNames() {
-        return List.of("paper", "all");
+        return List.of("paper", "modern", "all");
     }
 
     public static Approach byId(String id) {
@@ -44,11 +51,15 @@ public final class Approaches {
                 + "; groups: " + String.join(", ", groupNames()) + ")");
     }
 
-    /** Expands groups and drops repeats, keeping the order the user gave. */
+    /** Expands groups (to what this JVM can run) and drops repeats, keeping the order the user gave. */
     public static List<Approach> resolve(List<String> names) {
         Set<String> ids = new LinkedHashSet<>();
         for (String name : names) {
-            ids.addAll(GROUPS.getOrDefault(name, List.of(name)));
+            if (GROUPS.containsKey(name)) {
+                GROUPS.get(name).stream().filter(id -> byId(id).unavailable().isEmpty()).forEach(ids::add);
+            } else {
+                ids.add(name);
+            }
         }
         List<Approach> approaches = new ArrayList<>();
         for (String id : ids) approaches.add(byId(id));
@@ -59,10 +70,13 @@ public final class Approaches {
         return ALL.stream().map(Approach::id).toList();
     }
 
-    /** id → description, for help texts. */
+    /** id → description (and why it cannot run here, if it cannot), for help texts. */
     public static Map<String, String> descriptions() {
         Map<String, String> descriptions = new LinkedHashMap<>();
-        for (Approach approach : ALL) descriptions.put(approach.id(), approach.description());
+        for (Approach approach : ALL) {
+            descriptions.put(approach.id(), approach.description()
+                    + approach.unavailable().map(reason -> " [unavailable: " + reason + "]").orElse(""));
+        }
         return descriptions;
     }
 }

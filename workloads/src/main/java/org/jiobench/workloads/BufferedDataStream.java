@@ -30,6 +30,8 @@ public final class BufferedDataStream implements Approach {
         return settings.bufferSize();
     }
 
+    @Override public boolean writesEitherByteOrder() { return false; }
+
     @Override
     public TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) throws IOException {
         return mode == IoMode.WRITE

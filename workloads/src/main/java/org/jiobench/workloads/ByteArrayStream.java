@@ -25,6 +25,8 @@ public final class ByteArrayStream implements Approach {
         return 2L * transferSize;
     }
 
+    @Override public boolean writesEitherByteOrder() { return false; }
+
     @Override
     public TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) throws IOException {
         ElementArray elements = buffer.elements();

@@ -7,10 +7,12 @@ package org.jiobench.workloads;
 public enum DataForm {
     /** A typed Java array ({@code int[]}, ...): conversion to bytes is part of the approach's cost. */
     TYPED,
-    /** A byte[] already holding the big-endian image: the paper's "data is already bytes". */
+    /** A byte[] already holding the file's image: the paper's "data is already bytes". */
     BYTES,
-    /** A direct (native) buffer holding the big-endian image. */
+    /** A direct (native) buffer holding the file's image. */
     DIRECT,
+    /** A direct buffer holding the elements in the machine's own byte order: a C program's typed array. */
+    NATIVE,
     /** No data at all (calibration). */
     NONE
 }

@@ -16,6 +16,8 @@ public final class DataStream implements Approach {
 
     @Override public DataForm dataForm() { return DataForm.TYPED; }
 
+    @Override public boolean writesEitherByteOrder() { return false; }
+
     @Override
     public TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) throws IOException {
         ElementArray elements = buffer.elements();

@@ -16,6 +16,9 @@ import org.jiobench.bulk.BulkDataOutput;
 public interface ElementArray {
     int length();
 
+    /** The primitive array itself ({@code int[]}, ...), for APIs that take any array, such as MemorySegment.copy. */
+    Object array();
+
     /** Sets element i to the pattern value of global element {@code firstElement + i}. */
     void fill(long firstElement, long seed);
 

@@ -18,6 +18,8 @@ public final class EncodeDecode implements Approach {
         return transferSize;
     }
 
+    @Override public boolean writesEitherByteOrder() { return false; }
+
     @Override
     public TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) throws IOException {
         ElementArray elements = buffer.elements();

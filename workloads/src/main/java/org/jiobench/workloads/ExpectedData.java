@@ -1,11 +1,13 @@
 package org.jiobench.workloads;
 
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
  * What the file must hold, worked out from the pattern's definition alone: element g of a type
  * holds {@link Pattern#bits} of g, cut to the type's width (and, for floating point, with the
- * top exponent bit cleared), stored most significant byte first. Verification compares with this
+ * top exponent bit cleared), stored most significant byte first (big-endian) or least significant
+ * byte first (little-endian). Verification compares with this
  * and nothing else, so it shares no code with the conversions the approaches are timed on
  * ({@link ElementArray#encode}, the JDK's buffers, the JNI library): a byte-order bug in any of
  * them fails verification instead of passing it.
@@ -26,14 +28,16 @@ public final class ExpectedData {
     }
 
     /**
-     * Writes bytes [0, end) of the transfer whose first element is {@code firstElement} into {@code into}.
+     * Writes bytes [0, end) of the transfer whose first element is {@code firstElement}, in
+     * {@code order}, into {@code into}.
      */
-    public static void bytes(ElementType type, long firstElement, long seed, byte[] into, int end) {
+    public static void bytes(ElementType type, long firstElement, long seed, ByteOrder order, byte[] into, int end) {
         int size = type.bytes();
+        boolean bigEndian = order == ByteOrder.BIG_ENDIAN;
         for (int at = 0; at < end; at += size) {
             long bits = bits(type, firstElement + at / size, seed);
             for (int b = 0; b < size && at + b < end; b++) {
-                into[at + b] = (byte) (bits >>> (8 * (size - 1 - b)));
+                into[at + b] = (byte) (bits >>> (8 * (bigEndian ? size - 1 - b : b)));
             }
         }
     }
@@ -42,9 +46,9 @@ public final class ExpectedData {
      * The first of bytes [0, end) of {@code actual} that differs from the transfer whose first
      * element is {@code firstElement}, or -1.
      */
-    public static int firstWrongByte(ElementType type, long firstElement, long seed, byte[] actual, byte[] scratch,
-                                     int end) {
-        bytes(type, firstElement, seed, scratch, end);
+    public static int firstWrongByte(ElementType type, long firstElement, long seed, ByteOrder order, byte[] actual,
+                                     byte[] scratch, int end) {
+        bytes(type, firstElement, seed, order, scratch, end);
         return Arrays.mismatch(actual, 0, end, scratch, 0, end);
     }
 
@@ -52,13 +56,16 @@ public final class ExpectedData {
      * The same for a typed array: the byte offset, in the file's order, of the first wrong byte
      * among elements [0, end / size), or -1.
      */
-    public static int firstWrongByte(ElementType type, long firstElement, long seed, ElementArray actual, int end) {
+    public static int firstWrongByte(ElementType type, long firstElement, long seed, ByteOrder order,
+                                     ElementArray actual, int end) {
         int size = type.bytes();
         for (int i = 0; i < end / size; i++) {
             long difference = actual.bits(i) ^ bits(type, firstElement + i, seed);
             if (difference != 0) {
-                int leadingZeroBytes = (Long.numberOfLeadingZeros(difference) - (64 - 8 * size)) / 8;
-                return i * size + leadingZeroBytes;
+                int wrongByte = order == ByteOrder.BIG_ENDIAN
+                        ? (Long.numberOfLeadingZeros(difference) - (64 - 8 * size)) / 8
+                        : Long.numberOfTrailingZeros(difference) / 8;
+                return i * size + wrongByte;
             }
         }
         return -1;

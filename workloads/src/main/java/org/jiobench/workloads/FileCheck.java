@@ -2,6 +2,7 @@ package org.jiobench.workloads;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 
 /**
@@ -19,7 +20,8 @@ public final class FileCheck {
      * @return the file offset of the first byte that differs from the pattern, or -1
      */
     public static long firstWrongByte(Path file, long[] offsets, long[] firstElements, long bytes,
-                                      ElementType type, int transferSize, long seed) throws IOException {
+                                      ElementType type, ByteOrder order, int transferSize,
+                                      long seed) throws IOException {
         byte[] actual = new byte[transferSize];
         byte[] expected = new byte[transferSize];
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "r")) {
@@ -27,7 +29,7 @@ public final class FileCheck {
                 int end = (int) Math.min(transferSize, bytes - (long) k * transferSize);
                 raf.seek(offsets[k]);
                 raf.readFully(actual, 0, end);
-                int wrong = ExpectedData.firstWrongByte(type, firstElements[k], seed, actual, expected, end);
+                int wrong = ExpectedData.firstWrongByte(type, firstElements[k], seed, order, actual, expected, end);
                 if (wrong >= 0) return offsets[k] + wrong;
             }
         }

@@ -16,6 +16,8 @@ final class FloatElements implements ElementArray {
 
     @Override public int length() { return values.length; }
 
+    @Override public Object array() { return values; }
+
     @Override public void fill(long firstElement, long seed) {
         for (int i = 0; i < values.length; i++) values[i] = Pattern.floatValue(firstElement + i, seed);
     }

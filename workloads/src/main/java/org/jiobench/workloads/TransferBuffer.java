@@ -1,25 +1,28 @@
 package org.jiobench.workloads;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import org.jiobench.bulk.AlignedBuffers;
 
 /**
  * The one array of a rank, transferSize bytes, in the form its approach moves it. A write's data
- * comes from the typed array through the approaches' own conversions; a read's data is checked
- * against {@link ExpectedData}, which shares no code with them.
+ * comes from the typed array through the JDK's typed views; a read's data is checked against
+ * {@link ExpectedData}, which shares no code with them.
  */
 public final class TransferBuffer {
     private final DataForm form;
     private final ElementType type;
     private final int size;
     private final long seed;
+    private final ByteOrder order;
     private final ElementArray elements;
     private final byte[] bytes;
     private final ByteBuffer direct;
     private final byte[] expectedBytes;
     private final byte[] directImage;
 
-    public TransferBuffer(DataForm form, ElementType type, int transferSize, long seed) {
+    /** @param order the byte order of the file, which the BYTES and DIRECT forms hold */
+    public TransferBuffer(DataForm form, ElementType type, int transferSize, long seed, ByteOrder order) {
         if (transferSize % type.bytes() != 0) {
             throw new IllegalArgumentException("transfer size " + transferSize + " is not a multiple of the "
                     + type.id() + " size " + type.bytes());
@@ -28,12 +31,14 @@ public final class TransferBuffer {
         this.type = type;
         this.size = transferSize;
         this.seed = seed;
+        this.order = order;
         // Calibration moves no data: it gets no array to fill.
         this.elements = type.newArray(form == DataForm.NONE ? 0 : transferSize / type.bytes());
+        boolean offHeap = form == DataForm.DIRECT || form == DataForm.NATIVE;
         this.bytes = form == DataForm.BYTES ? new byte[transferSize] : null;
-        this.direct = form == DataForm.DIRECT ? AlignedBuffers.pageAligned(transferSize) : null;
-        this.expectedBytes = form == DataForm.BYTES || form == DataForm.DIRECT ? new byte[transferSize] : null;
-        this.directImage = form == DataForm.DIRECT ? new byte[transferSize] : null;
+        this.direct = offHeap ? AlignedBuffers.pageAligned(transferSize).order(memoryOrder()) : null;
+        this.expectedBytes = form == DataForm.BYTES || offHeap ? new byte[transferSize] : null;
+        this.directImage = offHeap ? new byte[transferSize] : null;
     }
 
     public DataForm form() {
@@ -49,7 +54,7 @@ public final class TransferBuffer {
             case NONE -> 0;
             case TYPED -> transferSize;
             case BYTES -> 3L * transferSize;
-            case DIRECT -> 4L * transferSize;
+            case DIRECT, NATIVE -> 4L * transferSize;
         };
     }
 
@@ -62,29 +67,44 @@ public final class TransferBuffer {
         return type.bytes();
     }
 
+    /** A piece of about {@code requested} bytes that a transfer moves at a time: whole elements, one at least, the transfer at most. */
+    public int piece(int requested) {
+        int size = elementSize();
+        return Math.max(size, Math.min(size(), requested / size * size));
+    }
+
+    public ElementType type() {
+        return type;
+    }
+
     /** The typed array, for approaches of form TYPED (and as the source of the other forms). */
     public ElementArray elements() {
         return elements;
     }
 
-    /** The big-endian image, for approaches of form BYTES. */
+    /** The file's image, for approaches of form BYTES. */
     public byte[] bytes() {
         if (bytes == null) throw new IllegalStateException("a " + form + " buffer has no byte[]");
         return bytes;
     }
 
-    /** The native buffer, for approaches of form DIRECT. */
+    /** The native buffer, for approaches of form DIRECT (the file's image) and NATIVE (the machine's order). */
     public ByteBuffer direct() {
         if (direct == null) throw new IllegalStateException("a " + form + " buffer has no direct buffer");
         return direct;
+    }
+
+    /** The order of the bytes the buffer holds: the machine's for NATIVE, the file's otherwise. */
+    private ByteOrder memoryOrder() {
+        return form == DataForm.NATIVE ? ByteOrder.nativeOrder() : order;
     }
 
     /** Fills the buffer with the pattern of the transfer whose first global element is given. */
     public void prepare(long firstElement) {
         elements.fill(firstElement, seed);
         switch (form) {
-            case BYTES -> elements.encode(bytes, 0, elements.length(), Stonewall.NONE);
-            case DIRECT -> elements.putInto(direct.clear(), 0, elements.length());
+            case BYTES -> elements.putInto(ByteBuffer.wrap(bytes).order(order), 0, elements.length());
+            case DIRECT, NATIVE -> elements.putInto(direct.clear(), 0, elements.length());
             default -> { }
         }
     }
@@ -96,11 +116,12 @@ public final class TransferBuffer {
      */
     public int firstWrongByte(long firstElement, int end) {
         return switch (form) {
-            case TYPED -> ExpectedData.firstWrongByte(type, firstElement, seed, elements, end);
-            case BYTES -> ExpectedData.firstWrongByte(type, firstElement, seed, bytes, expectedBytes, end);
-            case DIRECT -> {
+            case TYPED -> ExpectedData.firstWrongByte(type, firstElement, seed, order, elements, end);
+            case BYTES -> ExpectedData.firstWrongByte(type, firstElement, seed, order, bytes, expectedBytes, end);
+            case DIRECT, NATIVE -> {
                 direct.get(0, directImage, 0, end);
-                yield ExpectedData.firstWrongByte(type, firstElement, seed, directImage, expectedBytes, end);
+                yield ExpectedData.firstWrongByte(type, firstElement, seed, memoryOrder(), directImage, expectedBytes,
+                        end);
             }
             case NONE -> throw new IllegalStateException("a NONE buffer holds no data to verify");
         };

@@ -8,9 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,41 +27,69 @@ class ApproachesTest {
     @TempDir
     Path dir;
 
-    static Stream<Arguments> approachesAndTypes() {
+    /** Every approach that moves data and can run in this JVM, every type, every byte order it writes. */
+    static Stream<Arguments> approachesTypesAndOrders() {
         return Approaches.all().stream()
-                .filter(approach -> approach.dataForm() != DataForm.NONE)
-                .flatMap(approach -> Stream.of(ElementType.values()).map(type -> Arguments.of(approach.id(), type)));
+                .filter(approach -> approach.dataForm() != DataForm.NONE && approach.unavailable().isEmpty())
+                .flatMap(approach -> Stream.of(ElementType.values()).flatMap(type -> Stream.of(BIG, LITTLE)
+                        .filter(order -> order == BIG || approach.writesEitherByteOrder())
+                        .map(order -> Arguments.of(approach.id(), type, order))));
     }
 
-    /** What DataOutputStream writes for the pattern: the format every approach must produce. */
-    private static byte[] reference(ElementType type, long[] firstElements) throws IOException {
+    static final ByteOrder BIG = ByteOrder.BIG_ENDIAN;
+    static final ByteOrder LITTLE = ByteOrder.LITTLE_ENDIAN;
+
+    /** Settings with small pieces, so that a transfer moves in several. */
+    static ApproachSettings settings(ByteOrder order) {
+        return new ApproachSettings(1000, 1L << 30, order, false, Map.of("nio-bulk.piece-size", 1000L,
+                "c-swap.piece-size", 1000L, "ffm.piece-size", 1000L, "ffm-pread.piece-size", 1000L,
+                "bulk-jni.chunk-size", 1000L));
+    }
+
+    /**
+     * What DataOutputStream writes for the pattern, the format every approach must produce; for
+     * little-endian, the same with each element's bytes reversed.
+     */
+    static byte[] reference(ElementType type, long[] firstElements, int transfer, ByteOrder order)
+            throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         DataOutputStream out = new DataOutputStream(bytes);
-        ElementArray elements = type.newArray(TRANSFER / type.bytes());
+        ElementArray elements = type.newArray(transfer / type.bytes());
         for (long first : firstElements) {
             elements.fill(first, SEED);
             elements.writeEach(out, 0, elements.length(), Stonewall.NONE);
         }
-        return bytes.toByteArray();
+        byte[] file = bytes.toByteArray();
+        if (order == LITTLE) {
+            for (int at = 0; at < file.length; at += type.bytes()) {
+                for (int i = 0, j = type.bytes() - 1; i < j; i++, j--) {
+                    byte swap = file[at + i];
+                    file[at + i] = file[at + j];
+                    file[at + j] = swap;
+                }
+            }
+        }
+        return file;
     }
 
-    @ParameterizedTest(name = "{0} {1}")
-    @MethodSource("approachesAndTypes")
-    void writesTheDataOutputFormatAndReadsItBack(String id, ElementType type) throws IOException {
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @MethodSource("approachesTypesAndOrders")
+    void writesTheSameBytesAsDataOutputInEitherOrderAndReadsThemBack(String id, ElementType type, ByteOrder order)
+            throws IOException {
         Approach approach = Approaches.byId(id);
         Path file = dir.resolve(id + ".dat");
         BlockPlan plan = new BlockPlan(0, 1, 4 * TRANSFER, TRANSFER, 2, false, TransferOrder.SHUFFLED, SEED);
         long[] offsets = plan.fileOffsets();
         long[] first = plan.firstElements(type);
-        TransferBuffer buffer = new TransferBuffer(approach.dataForm(), type, TRANSFER, SEED);
-        ApproachSettings settings = new ApproachSettings(1000, 1 << 20);
+        TransferBuffer buffer = new TransferBuffer(approach.dataForm(), type, TRANSFER, SEED, order);
+        ApproachSettings settings = settings(order);
         try (TransferIo io = approach.open(file, IoMode.WRITE, buffer, settings)) {
             int done = io.transferAll(offsets, 0, offsets.length, TRANSFER, hooks(k -> buffer.prepare(first[k]), k -> { }));
             assertEquals(offsets.length, done);
         }
         long[] sequentialFirst = new BlockPlan(0, 1, 4 * TRANSFER, TRANSFER, 2, false, TransferOrder.SEQUENTIAL, SEED)
                 .firstElements(type);
-        assertArrayEquals(reference(type, sequentialFirst), Files.readAllBytes(file));
+        assertArrayEquals(reference(type, sequentialFirst, TRANSFER, order), Files.readAllBytes(file));
 
         try (TransferIo io = approach.open(file, IoMode.READ, buffer, settings)) {
             io.transferAll(offsets, 0, offsets.length, TRANSFER,
@@ -71,9 +101,9 @@ class ApproachesTest {
     void everyApproachMovesATransferThatIsNoWholePage() throws IOException {
         int transfer = 1000;
         for (Approach approach : Approaches.all()) {
-            if (approach.dataForm() == DataForm.NONE) continue;
+            if (approach.dataForm() == DataForm.NONE || approach.unavailable().isPresent()) continue;
             Path file = dir.resolve("odd-" + approach.id());
-            TransferBuffer buffer = new TransferBuffer(approach.dataForm(), ElementType.INT, transfer, SEED);
+            TransferBuffer buffer = new TransferBuffer(approach.dataForm(), ElementType.INT, transfer, SEED, BIG);
             ApproachSettings settings = new ApproachSettings(100, 1);
             long[] offsets = {transfer, 0};
             long[] first = {transfer / 4, 0};
@@ -91,17 +121,19 @@ class ApproachesTest {
     @Test
     void verificationNamesTheFirstWrongByte() throws IOException {
         Path file = dir.resolve("corrupt.dat");
-        TransferBuffer written = new TransferBuffer(DataForm.BYTES, ElementType.INT, TRANSFER, SEED);
+        TransferBuffer written = new TransferBuffer(DataForm.BYTES, ElementType.INT, TRANSFER, SEED, BIG);
         written.prepare(0);
         byte[] bytes = written.bytes().clone();
         bytes[1234] ^= 1;
         Files.write(file, bytes);
         assertEquals(1234, FileCheck.firstWrongByte(file, new long[] {0}, new long[] {0}, TRANSFER, ElementType.INT,
-                TRANSFER, SEED));
+                BIG, TRANSFER, SEED));
         assertEquals(-1, FileCheck.firstWrongByte(file, new long[] {0}, new long[] {0}, 1232, ElementType.INT,
-                TRANSFER, SEED), "a check of the first 1232 bytes does not reach byte 1234");
+                BIG, TRANSFER, SEED), "a check of the first 1232 bytes does not reach byte 1234");
+        assertEquals(0, FileCheck.firstWrongByte(file, new long[] {0}, new long[] {0}, TRANSFER, ElementType.INT,
+                LITTLE, TRANSFER, SEED), "a big-endian file is not the little-endian one");
 
-        TransferBuffer typed = new TransferBuffer(DataForm.TYPED, ElementType.INT, TRANSFER, SEED);
+        TransferBuffer typed = new TransferBuffer(DataForm.TYPED, ElementType.INT, TRANSFER, SEED, BIG);
         try (TransferIo io = Approaches.byId("encode-decode").open(file, IoMode.READ, typed, new ApproachSettings(1, 1))) {
             io.transfer(0, 0, TRANSFER, Stonewall.NONE);
         }
@@ -111,7 +143,7 @@ class ApproachesTest {
 
     @Test
     void calibrateTakesItsProgrammedTime() throws IOException {
-        TransferBuffer buffer = new TransferBuffer(DataForm.NONE, ElementType.INT, 1 << 20, SEED);
+        TransferBuffer buffer = new TransferBuffer(DataForm.NONE, ElementType.INT, 1 << 20, SEED, BIG);
         long started = System.nanoTime();
         try (TransferIo io = Approaches.byId("calibrate").open(dir.resolve("none"), IoMode.WRITE, buffer,
                 new ApproachSettings(1, 32L << 20))) {
@@ -127,17 +159,60 @@ class ApproachesTest {
         List<String> paper = Approaches.resolve(List.of("paper")).stream().map(Approach::id).toList();
         assertEquals(List.of("raw-bytes", "encode-decode", "data-stream", "buffered-data-stream", "byte-array-stream",
                 "bulk-jni"), paper);
-        assertEquals(Approaches.all().size(), Approaches.resolve(List.of("all", "raw-bytes")).size());
+        assertEquals(Approaches.all().stream().filter(approach -> approach.unavailable().isEmpty()).count(),
+                Approaches.resolve(List.of("all", "raw-bytes")).size());
         IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
                 () -> Approaches.resolve(List.of("raw-bytez")));
         assertTrue(unknown.getMessage().contains("unknown approach 'raw-bytez'"));
+    }
+
+    /** Mappings of at most 3 transfers, so the 8 transfers of a run take three; and offsets past 2 GiB. */
+    @Test
+    void mmapSplitsARegionLongerThanOneMappingAndReachesBeyondTwoGiB() throws IOException {
+        Approach mmap = new Mmap(3 * TRANSFER);
+        Path file = dir.resolve("sparse.dat");
+        long base = 3L << 30;
+        long[] offsets = new long[8];
+        long[] first = new long[8];
+        for (int k = 0; k < 8; k++) {
+            offsets[k] = base + (long) k * TRANSFER;
+            first[k] = (long) k * TRANSFER / 4;
+        }
+        TransferBuffer buffer = new TransferBuffer(DataForm.TYPED, ElementType.INT, TRANSFER, SEED, LITTLE);
+        try (TransferIo io = mmap.open(file, IoMode.WRITE, buffer, settings(LITTLE))) {
+            assertEquals(8, io.transferAll(offsets, 0, 8, TRANSFER, hooks(k -> buffer.prepare(first[k]), k -> { })));
+        }
+        assertEquals(base + 8 * TRANSFER, Files.size(file));
+        try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(file.toFile(), "r")) {
+            byte[] region = new byte[8 * TRANSFER];
+            raf.seek(base);
+            raf.readFully(region);
+            assertArrayEquals(reference(ElementType.INT, new long[] {0, 1024, 2048, 3072, 4096, 5120, 6144, 7168},
+                    TRANSFER, LITTLE), region);
+        }
+        TransferBuffer reader = new TransferBuffer(DataForm.TYPED, ElementType.INT, TRANSFER, SEED, LITTLE);
+        try (TransferIo io = mmap.open(file, IoMode.READ, reader, settings(LITTLE))) {
+            io.transferAll(offsets, 0, 8, TRANSFER, hooks(k -> { }, k -> assertEquals(-1, reader.firstWrongByte(first[k]))));
+        }
+    }
+
+    @Test
+    void ffmRunsExactlyWhereTheJvmHasTheForeignMemoryApi() {
+        Approach ffm = Approaches.byId("ffm");
+        if (Runtime.version().feature() >= 22) {
+            assertEquals(java.util.Optional.empty(), ffm.unavailable(), "a JDK 22+ build compiles ffm");
+        } else {
+            assertTrue(ffm.unavailable().orElseThrow().contains("needs a JDK 22 or newer"), ffm.unavailable().toString());
+            assertTrue(Approaches.resolve(List.of("all", "modern")).stream().noneMatch(a -> a.id().equals("ffm")),
+                    "groups hold only what this JVM runs");
+        }
     }
 
     interface IoAction {
         void run(int k) throws IOException;
     }
 
-    private static TransferHooks hooks(IoAction before, IoAction after) {
+    static TransferHooks hooks(IoAction before, IoAction after) {
         return new TransferHooks() {
             @Override public boolean beforeTransfer(int k) throws IOException {
                 before.run(k);

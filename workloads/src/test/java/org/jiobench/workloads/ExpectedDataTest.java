@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.nio.ByteOrder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -29,14 +30,20 @@ class ExpectedDataTest {
             }
         }
         byte[] expected = new byte[count * type.bytes()];
-        ExpectedData.bytes(type, 500, SEED, expected, expected.length);
+        ExpectedData.bytes(type, 500, SEED, ByteOrder.BIG_ENDIAN, expected, expected.length);
         assertArrayEquals(bytes.toByteArray(), expected);
+        byte[] little = new byte[expected.length];
+        ExpectedData.bytes(type, 500, SEED, ByteOrder.LITTLE_ENDIAN, little, little.length);
+        for (int i = 0; i < little.length; i++) {
+            int element = i / type.bytes() * type.bytes();
+            assertEquals(expected[element + type.bytes() - 1 - i % type.bytes()], little[i], "byte " + i);
+        }
     }
 
     @ParameterizedTest
     @EnumSource(ElementType.class)
     void namesTheFirstWrongByteOfATypedArrayInFileOrder(ElementType type) {
-        TransferBuffer buffer = new TransferBuffer(DataForm.TYPED, type, 64 * type.bytes(), SEED);
+        TransferBuffer buffer = new TransferBuffer(DataForm.TYPED, type, 64 * type.bytes(), SEED, ByteOrder.BIG_ENDIAN);
         buffer.prepare(0);
         assertEquals(-1, buffer.firstWrongByte(0));
         ElementArray elements = buffer.elements();
@@ -50,6 +57,9 @@ class ExpectedDataTest {
                     Double.longBitsToDouble(Double.doubleToRawLongBits(((DoubleElements) elements).values[5]) ^ 1);
         }
         assertEquals(6 * type.bytes() - 1, buffer.firstWrongByte(0));
+        TransferBuffer little = new TransferBuffer(DataForm.TYPED, type, 64 * type.bytes(), SEED, ByteOrder.LITTLE_ENDIAN);
+        little.prepare(0);
+        assertEquals(-1, little.firstWrongByte(0));
         assertEquals(-1, buffer.firstWrongByte(0, 5 * type.bytes()), "the wrong element lies beyond the checked bytes");
     }
 }

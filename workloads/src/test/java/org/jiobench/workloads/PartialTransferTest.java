@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -26,13 +27,14 @@ class PartialTransferTest {
         return () -> asked[0]++ >= answersBeforeReached;
     }
 
-    @ParameterizedTest(name = "{0} {1}")
-    @MethodSource("org.jiobench.workloads.ApproachesTest#approachesAndTypes")
-    void aTransferMovedInTwoPiecesWritesAndReadsTheSameBytesAsOne(String id, ElementType type) throws IOException {
+    @ParameterizedTest(name = "{0} {1} {2}")
+    @MethodSource("org.jiobench.workloads.ApproachesTest#approachesTypesAndOrders")
+    void aTransferMovedInTwoPiecesWritesAndReadsTheSameBytesAsOne(String id, ElementType type, ByteOrder order)
+            throws IOException {
         Approach approach = Approaches.byId(id);
         int size = ELEMENTS * type.bytes();
-        TransferBuffer buffer = new TransferBuffer(approach.dataForm(), type, size, SEED);
-        ApproachSettings settings = new ApproachSettings(1000, 1L << 30);
+        TransferBuffer buffer = new TransferBuffer(approach.dataForm(), type, size, SEED, order);
+        ApproachSettings settings = ApproachesTest.settings(order);
         Path file = dir.resolve(id + ".dat");
         long offset = size;
         long firstElement = 3 * ELEMENTS;
@@ -43,11 +45,11 @@ class PartialTransferTest {
             assertEquals(size, io.transfer(offset, split, size, Stonewall.NONE));
         }
         byte[] expected = new byte[size];
-        ExpectedData.bytes(type, firstElement, SEED, expected, size);
+        ExpectedData.bytes(type, firstElement, SEED, order, expected, size);
         byte[] onDisk = Files.readAllBytes(file);
         assertArrayEquals(expected, Arrays.copyOfRange(onDisk, size, 2 * size));
 
-        TransferBuffer reader = new TransferBuffer(approach.dataForm(), type, size, SEED);
+        TransferBuffer reader = new TransferBuffer(approach.dataForm(), type, size, SEED, order);
         try (TransferIo io = approach.open(file, IoMode.READ, reader, settings)) {
             assertEquals(split, io.transfer(offset, 0, split, Stonewall.NONE));
             assertEquals(-1, reader.firstWrongByte(firstElement, split));
@@ -61,7 +63,7 @@ class PartialTransferTest {
         for (String id : new String[] {"data-stream", "buffered-data-stream", "byte-array-stream", "encode-decode"}) {
             Approach approach = Approaches.byId(id);
             int size = ELEMENTS * Integer.BYTES;
-            TransferBuffer buffer = new TransferBuffer(approach.dataForm(), ElementType.INT, size, SEED);
+            TransferBuffer buffer = new TransferBuffer(approach.dataForm(), ElementType.INT, size, SEED, ByteOrder.BIG_ENDIAN);
             ApproachSettings settings = new ApproachSettings(1000, 1);
             Path file = dir.resolve("stopped-" + id);
             buffer.prepare(0);
@@ -71,7 +73,7 @@ class PartialTransferTest {
             }
             assertEquals(2 * Stonewall.CHECK_INTERVAL * Integer.BYTES, written, id + ": two pieces, then the stonewall");
             assertEquals(written, Files.size(file), id + ": what it says it wrote is in the file, no more");
-            TransferBuffer reader = new TransferBuffer(approach.dataForm(), ElementType.INT, size, SEED);
+            TransferBuffer reader = new TransferBuffer(approach.dataForm(), ElementType.INT, size, SEED, ByteOrder.BIG_ENDIAN);
             try (TransferIo io = approach.open(file, IoMode.READ, reader, settings)) {
                 assertEquals(Stonewall.CHECK_INTERVAL * Integer.BYTES, io.transfer(0, 0, written, reachedAfter(0)), id);
             }
@@ -81,7 +83,7 @@ class PartialTransferTest {
 
     @Test
     void calibrateStopsAtTheStonewallAndCountsWhatItsRateAllowed() throws IOException {
-        TransferBuffer buffer = new TransferBuffer(DataForm.NONE, ElementType.INT, 1 << 30, SEED);
+        TransferBuffer buffer = new TransferBuffer(DataForm.NONE, ElementType.INT, 1 << 30, SEED, ByteOrder.BIG_ENDIAN);
         long started = System.nanoTime();
         long stopAt = started + 100_000_000L;
         int moved;

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The piece-size measurement behind the defaults of c-swap (--c-swap.piece-size), bulk-jni
+# (--bulk-jni.chunk-size, and --bulk-jni.in-place auto against no), nio-bulk and ffm: one run per
+# rank count, piece size and in-place choice, -b 256MiB -t 4MiB, page-cache view, big-endian (the
+# byte order that converts), c-posix in every run as the reference. Prints medians of the
+# repetitions and ratios to the c-posix of the same run.
+#
+#   bench/pieces.sh [REPETITIONS] [RANKS...]     (default 5, ranks 1 2; needs `make build`)
+# A JDK 22 or newer runs the ranks where one is installed (ffm, and reads in place, need it);
+# JAVA=/path/to/java chooses another.
+set -euo pipefail
+home="$(cd "$(dirname "$0")/.." && pwd)"
+reps=${1:-5}
+shift || true
+ranks_list=("${@:-1 2}")
+java=${JAVA:-$(ls -d /usr/lib/jvm/temurin-2[2-9]-jdk-*/bin/java /usr/lib/jvm/java-2[2-9]-openjdk-*/bin/java \
+  2>/dev/null | head -n 1 || true)}
+java=${java:-java}
+approaches=c-posix,c-swap,bulk-jni,nio-bulk
+"$java" -XshowSettings:properties -version 2>&1 | grep -q 'java.specification.version = 2[2-9]' \
+  && approaches+=,ffm,ffm-pread
+work=$(mktemp -d "${TMPDIR:-/tmp}/jiobench-pieces.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+runs=()
+for ranks in ${ranks_list[*]}; do
+  for size in 64KiB 128KiB 256KiB 512KiB 1MiB 4MiB; do
+    for in_place in auto no; do
+      chosen=$approaches
+      [ "$in_place" = no ] && chosen=c-posix,bulk-jni
+      out=$("$home/bin/jiobench" run -n "$ranks" --java "$java" -- -a "$chosen" -b 256MiB -t 4MiB -i "$reps" \
+        --c-swap.piece-size "$size" --bulk-jni.chunk-size "$size" --bulk-jni.in-place "$in_place" \
+        --nio-bulk.piece-size "$size" --ffm.piece-size "$size" --ffm-pread.piece-size "$size" -o "$work/bench.dat" --results "$work/results")
+      runs+=("$(tail -n 1 <<<"$out")")
+    done
+  done
+done
+"$home/.venv/bin/python" "$home/bench/pieces.py" "${runs[@]}"

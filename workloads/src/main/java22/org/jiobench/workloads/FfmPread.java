@@ -1,0 +1,89 @@
+package org.jiobench.workloads;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * What C does, written in Java (JDK 22+): the C library's pread and pwrite, called through the
+ * Foreign Function &amp; Memory API on a segment of the array itself (critical downcalls with heap
+ * access), so the kernel copies straight between the file and the array. Where the file's order
+ * is not the machine's, a write swaps a piece at a time into a native segment with a loop that C2
+ * vectorizes ({@link SwappedCopy}) and writes it from there, and a read lands in the array and is
+ * swapped there, a piece at a time: c-swap's technique, with no C of its own.
+ */
+public final class FfmPread implements Approach {
+    static final ApproachOption PIECE_SIZE = ApproachOption.size("piece-size", "256KiB",
+            "Bytes swapped and moved by one system call where the byte order needs swapping");
+
+    @Override public String id() { return Ffm.PREAD_ID; }
+
+    @Override public String description() { return Ffm.PREAD_DESCRIPTION; }
+
+    @Override public DataForm dataForm() { return DataForm.TYPED; }
+
+    @Override public List<ApproachOption> options() { return List.of(PIECE_SIZE); }
+
+    @Override
+    public TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) throws IOException {
+        int size = buffer.elementSize();
+        int piece = buffer.piece(settings.size(this, PIECE_SIZE));
+        Object array = buffer.elements().array();
+        MemorySegment elements = heapSegment(array);
+        boolean swap = settings.byteOrder() != ByteOrder.nativeOrder();
+        SwappedCopy.Copier copier = SwappedCopy.loop(array);
+        boolean write = mode == IoMode.WRITE;
+        LibcFile libc = new LibcFile(file, write);
+        Arena arena = Arena.ofConfined();
+        MemorySegment bounce = swap && write ? arena.allocate(piece, 4096) : null;
+        return new TransferIo() {
+            @Override
+            public int transfer(long fileOffset, int from, int to, Stonewall stonewall) throws IOException {
+                if (!swap) {
+                    MemorySegment range = elements.asSlice(from, to - from);
+                    if (write) libc.write(range, fileOffset + from); else libc.read(range, fileOffset + from);
+                    return to;
+                }
+                for (int at = from; at < to; at += piece) {
+                    int end = Math.min(to, at + piece);
+                    if (write) {
+                        copier.store(at / size, bounce, (end - at) / size);
+                        libc.write(bounce.asSlice(0, end - at), fileOffset + at);
+                    } else {
+                        MemorySegment range = elements.asSlice(at, end - at);
+                        libc.read(range, fileOffset + at);
+                        SwappedCopy.swapInPlace(range, size);
+                    }
+                }
+                return to;
+            }
+
+            @Override
+            public void sync() throws IOException {
+                libc.fsync();
+            }
+
+            @Override
+            public void close() throws IOException {
+                try {
+                    libc.close();
+                } finally {
+                    arena.close();
+                }
+            }
+        };
+    }
+
+    private static MemorySegment heapSegment(Object array) {
+        return switch (array) {
+            case int[] a -> MemorySegment.ofArray(a);
+            case long[] a -> MemorySegment.ofArray(a);
+            case float[] a -> MemorySegment.ofArray(a);
+            case double[] a -> MemorySegment.ofArray(a);
+            default -> throw new IllegalArgumentException("no segment of a " + array.getClass().getSimpleName());
+        };
+    }
+}
