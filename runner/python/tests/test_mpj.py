@@ -86,7 +86,9 @@ def test_every_approach_runs_verified_and_calibrate_reports_its_rate(tmp_path, d
     assert env["launcher"] == f"mpj-{device}" and env["ranks"] == ranks and data["incomplete"] is None
     assert env["mpi"] == {"library": "MPJ Express 0.44", "standard": "mpiJava 1.2", "device": device}
     assert data["parameters"]["file"] == str(tmp_path / "f.dat"), "a relative file is the user's working directory's"
-    assert [(p["approach"], p["op"]) for p in data["phases"]] == [(a, op) for a in ALL for op in ("write", "read")]
+    every = data["parameters"]["approaches"]
+    assert set(ALL) <= set(every), "-a all holds the paper's approaches, C and calibrate, and what came after"
+    assert [(p["approach"], p["op"]) for p in data["phases"]] == [(a, op) for a in every for op in ("write", "read")]
     for phase in data["phases"]:
         assert phase["ranks"] == ranks and phase["fork"] == forks, phase
         if phase["approach"] == "calibrate":

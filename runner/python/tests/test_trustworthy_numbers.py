@@ -141,16 +141,38 @@ final class BigEndian {
 """
 
 
-@pytest.mark.parametrize("approach", ["raw-bytes", "encode-decode"])
-def test_a_byte_order_bug_in_the_shared_encoder_fails_verification(tmp_path, approach):
-    """The encoder raw-bytes' data comes from and encode-decode is timed on, made little-endian:
-    encode-decode still reads back what it wrote, but --verify compares with its own idea of the
-    file and must say no."""
-    source = tmp_path / "src" / "org" / "jiobench" / "workloads" / "BigEndian.java"
+SOURCES = HOME / "workloads" / "src" / "main" / "java" / "org" / "jiobench" / "workloads"
+
+
+def planted_typed_view() -> str:
+    """The int array's bulk copy into a buffer, which raw-bytes' and c-posix's data comes from,
+    made to ignore the buffer's byte order."""
+    source = (SOURCES / "IntElements.java").read_text()
+    original = "buffer.asIntBuffer().put(values, from, to - from);"
+    assert original in source, "the copy the bug is planted in has changed"
+    return source.replace(original, "buffer.duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN).asIntBuffer()"
+                                    ".put(values, from, to - from);")
+
+
+# The approach, and the shared conversion its data comes from, with a byte-order bug planted.
+PLANTED = {
+    "encode-decode": ("BigEndian", lambda: PLANTED_BIG_ENDIAN),
+    "raw-bytes": ("IntElements", planted_typed_view),
+    "c-posix": ("IntElements", planted_typed_view),
+}
+
+
+@pytest.mark.parametrize("approach", PLANTED)
+def test_a_byte_order_bug_in_a_shared_conversion_fails_verification(tmp_path, approach):
+    """A conversion the approaches share, made little-endian: the approach still reads back what it
+    wrote, but --verify compares with its own idea of the file and must say no."""
+    name, source_text = PLANTED[approach]
+    source = tmp_path / "src" / "org" / "jiobench" / "workloads" / f"{name}.java"
     source.parent.mkdir(parents=True)
-    source.write_text(PLANTED_BIG_ENDIAN)
+    source.write_text(source_text())
     planted = tmp_path / "planted"
-    subprocess.run(["javac", "-d", str(planted), str(source)], check=True, capture_output=True)
+    subprocess.run(["javac", "--release", "17", "-cp", str(JAR), "-d", str(planted), str(source)], check=True,
+                   capture_output=True)
     args = ["-a", approach, "-b", "64KiB", "-t", "16KiB", "--verify", "-o", str(tmp_path / "f.dat")]
 
     def runner(classpath: str) -> subprocess.CompletedProcess:
