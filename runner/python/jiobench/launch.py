@@ -512,7 +512,9 @@ class Rank:
         }
 
     def remove_created(self) -> None:
-        """Removes the files this rank's first JVM created, unless --keep."""
+        """Removes the files this rank's first JVM created, unless --keep. A file system that
+        failed under the run (a lost server, a dead mount) must not cost the phases measured:
+        the file stays, and the user is told where."""
         if self.keep:
             return
         for path in self.created:
@@ -520,6 +522,9 @@ class Rank:
                 os.unlink(path)
             except FileNotFoundError:
                 pass
+            except OSError as problem:
+                print(f"jiobench: rank {self.rank}: cannot remove {path}: {problem.strerror}",
+                      file=sys.stderr, flush=True)
 
     def write_results(self, ending: Optional[dict]) -> None:
         with self.lock:

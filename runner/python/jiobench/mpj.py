@@ -46,7 +46,11 @@ INSTALL_HINT = "install it with 'apt-get install libmpj-java' (scripts/debian-pa
 MPJ_WORLD_CLASS = "org/jiobench/runner/MpjWorld.class"
 TAG = "@jiobench "
 # What MPJ's starter and daemon say about themselves: not the runner's output.
-MPJ_CHATTER = re.compile(r"^(MPJ Express \(|Starting process <|Stopping Process <)")
+MPJ_CHATTER = re.compile(r"^(MPJ Express \(|Starting process <|Stopping Process <|\w*@Ping#$)")
+# MPJ's starter, losing its daemon's connection as a job ends early, prints a stack trace of its own.
+JAVA_THROWABLE = re.compile(r"^[\w.$]+(Exception|Error)(: .*)?$")
+MPJ_PACKAGES = ("runtime.", "mpjdev.", "xdev.", "mpjbuf.", "mpi.")
+JDK_PACKAGES = ("java.", "javax.", "jdk.", "sun.")
 RANK_STOPPED = re.compile(r"^Stopping Process <(\d+)>")
 DAEMON_PORT = "mpjexpress.mpjdaemon.port.1"
 PORT_MANAGER_PORT = "mpjexpress.mpjdaemon.port.2"
@@ -271,9 +275,26 @@ class Job:
         self.ranks_seen = time.monotonic()
 
     def _read(self) -> None:
+        trace: list[str] = []
         for line in self.process.stdout:
-            self.lines.put(line.rstrip("\n"))
+            line = line.rstrip("\n")
+            if trace and line.startswith(("\t", "Caused by: ")):
+                trace.append(line)
+                continue
+            self._pass_trace(trace)
+            trace = [line] if JAVA_THROWABLE.match(line) else []
+            if not trace:
+                self.lines.put(line)
+        self._pass_trace(trace)
         self.lines.put(None)
+
+    def _pass_trace(self, trace: list[str]) -> None:
+        """A stack trace goes on unless it was thrown in MPJ Express's own code."""
+        thrower = next((line.strip()[3:] for line in trace if line.startswith("\tat ")
+                        and not line.strip()[3:].startswith(JDK_PACKAGES)), "")
+        if not thrower.startswith(MPJ_PACKAGES):
+            for line in trace:
+                self.lines.put(line)
 
     def pass_output(self) -> None:
         """The ranks have started: what they print goes to standard error as it comes."""

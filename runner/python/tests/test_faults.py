@@ -180,6 +180,26 @@ def test_a_full_file_system_mid_run_fails_the_phase_and_keeps_the_ones_before(tm
     job.assert_nothing_left()
 
 
+def test_a_file_that_cannot_be_removed_at_the_end_costs_no_phase(tmp_path):
+    """A lost server or a dead mount refuses the removal; an immutable directory does the same here."""
+    directory = tmp_path / "data"
+    directory.mkdir()
+    job = Job(tmp_path, *CALIBRATE_FIRST, "--warmup", "0", "-o", str(directory / "f.dat"))
+    job.wait_for("calibrate              write fork 1 rep 0")
+    subprocess.run(["chattr", "+i", str(directory)], check=True)
+    try:
+        code, stderr, _ = job.finish()
+    finally:
+        subprocess.run(["chattr", "-i", str(directory)], check=True)
+    assert code == 0, stderr
+    assert f"jiobench: rank 0: cannot remove {directory / 'f.dat'}: Operation not permitted" in stderr, stderr
+    assert "Traceback" not in stderr, stderr
+    run = job.run_file()
+    assert run["incomplete"] is None and [p["approach"] for p in run["phases"]] == ["calibrate"] * 2 + ["raw-bytes"] * 2
+    assert (directory / "f.dat").stat().st_size == 2 * 16 * 2**20, "the file is left whole"
+    job.assert_nothing_left()
+
+
 def test_a_full_results_directory_puts_the_run_file_elsewhere_and_says_where(tmp_path, tmpfs):
     results = tmpfs("results", "1m")
     job = Job(tmp_path, "-a", "calibrate", "-b", "4MiB", "-t", "1MiB", "--calibrate-rate", "4MiB", "-i", "1",

@@ -159,6 +159,27 @@ def test_one_rank_refusing_its_file_stops_every_rank_with_one_line(tmp_path, dev
     assert not (tmp_path / "results").exists(), "no run file for a run that never started"
 
 
+def test_mpj_express_s_own_teardown_trace_is_dropped_and_any_other_is_passed_on():
+    """What MPJ's starter printed as a job ended early, beside a trace thrown in the runner."""
+    printed = "\n".join([
+        "EXIT@Ping#",
+        "java.util.NoSuchElementException: No line found",
+        "\tat java.base/java.util.Scanner.nextLine(Scanner.java:1651)",
+        "\tat runtime.starter.IOMessagesThread.serverSocketInit(IOMessagesThread.java:69)",
+        "a rank's line",
+        "java.lang.IllegalStateException: broken",
+        "\tat java.base/java.util.Objects.requireNonNull(Objects.java:233)",
+        "\tat org.jiobench.runner.Runner.main(Runner.java:10)",
+        "Caused by: java.io.IOException: gone",
+        "\t... 1 more",
+    ])
+    job = mpj.Job(["printf", "%s\n", printed], dict(os.environ), None, JAR, hold_output=True)
+    lines = []
+    while (line := job.lines.get(timeout=10)) is not None:
+        lines.append(line)
+    assert [line for line in lines if not mpj.MPJ_CHATTER.match(line)] == printed.splitlines()[4:]
+
+
 @pytest.mark.parametrize("device", DEVICES)
 def test_a_rank_whose_file_goes_bad_mid_run_ends_the_job_and_leaves_no_process(tmp_path, device):
     common = ["-a", "raw-bytes", "-F", "-b", "256KiB", "-t", "64KiB", "--forks", "0", "--warmup", "0",
