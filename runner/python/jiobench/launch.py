@@ -28,7 +28,7 @@ from typing import Optional
 from mpi4py import MPI
 
 from . import collect, filesystems, runfile
-from .launching import fork_tasks, slurm_environment
+from .launching import empty_created, fork_tasks, slurm_environment
 from .mpi import EXIT_CODE_MARKER, RANK_OVERHEAD_BYTES, reorder_shift
 
 # Polling keeps a waiting launcher off the CPU its JVM (or another rank's) is measuring with;
@@ -311,7 +311,12 @@ class Rank:
         """Starts this rank's JVM for one task and meets the other ranks once every JVM is up (or
         not). Returns (jvm, ready message, every rank's (code, message))."""
         jvm, ready, outcome = None, None, (0, "")
-        if self.stop_signal is None:
+        if self.stop_signal is None and task != "first":
+            try:
+                empty_created(self.created)
+            except OSError as problem:
+                outcome = (1, f"cannot empty {problem.filename} for {start}: {problem.strerror}")
+        if self.stop_signal is None and outcome[0] == 0:
             try:
                 jvm = RankJvm(self.command, self.rank, self.size, self.options.shift, task, start)
             except OSError as problem:

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Iterator, Optional
 
 from . import collect, runfile
-from .launching import fork_tasks, slurm_environment
+from .launching import empty_created, fork_tasks, slurm_environment
 
 LAUNCHERS = {"mpj-multicore": "multicore", "mpj-niodev": "niodev"}
 # MPJ_HOME names another installation, such as MPJ Express's own release; Debian's by default.
@@ -450,6 +450,7 @@ class MpjRun:
         try:
             for task in [None, *fork_tasks(ready["parameters"])]:
                 if task is not None:
+                    empty_created(ready["created"])
                     started = self.started(self.start(task))
                     if not isinstance(started, dict):
                         code, incomplete = max(code, started), collect.failure(f"the JVMs of task {task} did not start")
@@ -459,6 +460,8 @@ class MpjRun:
         except JobBroken as broken:
             self.current.end()
             code, incomplete = max(code, 1), collect.failure(str(broken))
+        except OSError as problem:
+            code, incomplete = max(code, 1), collect.failure(f"cannot empty {problem.filename}: {problem.strerror}")
         except Stopped as stopped:
             code, incomplete = 128 + stopped.number, collect.stop(stopped.name, f"stopped by {stopped.name}")
         finally:

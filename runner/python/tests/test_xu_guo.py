@@ -63,3 +63,19 @@ def test_operations_smaller_than_an_element_need_the_byte_type(jiobench, tmp_pat
     assert run.code == 2
     assert run.stderr.strip() == ("jiobench: error: transfer size 1 is not a multiple of the int size (4 bytes; "
                                   "--type byte allows any size) (see --help)"), run
+
+
+def test_each_approach_writes_into_an_emptied_file_of_the_runs_own_and_never_into_a_users(jiobench, tmp_path):
+    """A file written in large calls keeps large folios in the page cache, which make every later
+    small write dearer: the next approach starts from an empty file, as the first one did."""
+    target = tmp_path / "f.dat"
+    args = ["-a", "c-stdio,raw-bytes", "--type", "byte", "-b", "4MiB", "-t", "1", "--buffer-size", "4MiB",
+            "-D", "0.3", "-w", "--warmup", "0", "--keep", "-o", str(target)]
+    run = jiobench(*args, ranks=1)
+    assert run.code == 0, run
+    first, last = run.file["phases"]
+    assert first["bytes"] == 4 << 20 and last["stonewalled"], run.file["phases"]
+    assert target.stat().st_size == last["bytes"], "the file holds what the last approach wrote, nothing before it"
+    again = jiobench(*args, "--overwrite", ranks=1)
+    assert again.code == 0, again
+    assert target.stat().st_size == 4 << 20, "a file the run did not create keeps every byte"
