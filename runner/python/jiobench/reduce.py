@@ -73,6 +73,8 @@ def reduce_phase(records: Sequence[Mapping]) -> dict:
         "stonewalled": any(r["stonewalled"] for r in records),
         "short": slowest < SHORT_PHASE_S,
         "verified": _all_verified(r["verified"] for r in records),
+        "transfers_per_s": sum(r["transfers"] for r in records) / slowest if slowest > 0 else math.inf,
+        "bookkeeping_share": bookkeeping_share(records),
     }
     if any(r.get("stonewall_bytes") is not None for r in records):
         # Wear-out: what the ranks had moved when the deadline stopped them, as IOR reports it.
@@ -83,6 +85,14 @@ def reduce_phase(records: Sequence[Mapping]) -> dict:
                      stonewall_bytes_min=min(r["stonewall_bytes"] for r in records),
                      stonewall_bytes_max=max(r["stonewall_bytes"] for r in records))
     return phase
+
+
+def bookkeeping_share(records: Sequence[Mapping]) -> Optional[float]:
+    """The largest share of a rank's transfer time that the runner's own loop took, as the runner
+    measured it with transfers that move nothing; None for records from before it measured it."""
+    shares = [r["bookkeeping_s"] / r["transfer_s"] for r in records
+              if r.get("bookkeeping_s") is not None and r["transfer_s"] > 0]
+    return max(shares) if shares else None
 
 
 def _population_stddev(values: Sequence[float]) -> float:
@@ -137,5 +147,7 @@ def summarize(phases: Iterable[Mapping]) -> list[dict]:
             "stonewalled": any(p["stonewalled"] for p in members),
             "short": any(p.get("short", False) for p in members),
             "verified": _all_verified(p["verified"] for p in members),
+            "bookkeeping_share": max((p["bookkeeping_share"] for p in members
+                                      if p.get("bookkeeping_share") is not None), default=None),
         })
     return rows

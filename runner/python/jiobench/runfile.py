@@ -13,7 +13,7 @@ from . import reduce
 
 SCHEMA = "jiobench-run/2"
 PER_RANK_COLUMNS = ["approach", "op", "fork", "rep", "warmup", "rank", "host", "bytes", "transfers", "open_s",
-                    "transfer_s", "close_s", "elapsed_s", "stonewalled", "stonewall_bytes", "stonewall_s",
+                    "transfer_s", "close_s", "elapsed_s", "bookkeeping_s", "stonewalled", "stonewall_bytes", "stonewall_s",
                     "verified", "error"]
 
 

@@ -5,6 +5,9 @@ from typing import Mapping, Optional, Sequence
 
 from .reduce import SHORT_PHASE_S
 
+# A share of a figure's time worth a sentence under the summary.
+BOOKKEEPING_NOTE_SHARE = 0.05
+
 
 def size_text(n: int) -> str:
     """The shortest exact binary form: 1048576 → 1MiB."""
@@ -94,8 +97,16 @@ def summary_table(rows: Sequence[Mapping]) -> str:
 
 def summary_notes(rows: Sequence[Mapping]) -> str:
     """What a reader must know about the rows, in sentences under the table."""
+    notes = []
     short = [f"{row['approach']} {row['op']}" for row in rows if row.get("short")]
-    if not short:
-        return ""
-    return (f"short: the slowest rank of some phases took under {SHORT_PHASE_S * 1000:.0f} ms ({', '.join(short)}), "
-            "too short to time well; raise the block size (-b) or the segments (-s) so each phase lasts longer.")
+    if short:
+        notes.append(f"short: the slowest rank of some phases took under {SHORT_PHASE_S * 1000:.0f} ms "
+                     f"({', '.join(short)}), too short to time well; raise the block size (-b) or the segments (-s) "
+                     "so each phase lasts longer.")
+    costly = [f"{row['approach']} {row['op']} {100 * row['bookkeeping_share']:.0f}%" for row in rows
+              if (row.get("bookkeeping_share") or 0) >= BOOKKEEPING_NOTE_SHARE]
+    if costly:
+        notes.append(f"bookkeeping: the runner's own loop between transfers, measured with transfers that move "
+                     f"nothing, is part of these figures ({', '.join(costly)} of the transfer time, at most); "
+                     "small transfers (-t) make it count.")
+    return "\n".join(notes)

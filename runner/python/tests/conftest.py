@@ -65,7 +65,9 @@ def reference_bytes(type_id: str, elements: range, seed: int, byte_order: str = 
     out = bytearray()
     for g in elements:
         bits = pattern_bits(g, seed)
-        if type_id == "int":
+        if type_id == "byte":
+            out.append(bits & 0xFF)
+        elif type_id == "int":
             out += struct.pack(order + "I", bits & 0xFFFF_FFFF)
         elif type_id == "long":
             out += struct.pack(order + "Q", bits)

@@ -58,7 +58,8 @@ static jlong *copy_offsets(JNIEnv *env, jstring path, jlongArray offsets, jint l
     return copy;
 }
 
-/* What a phase moves and how: one buffer of length bytes, either already in the file's byte order
+/* What a phase moves and how: transfers of length bytes, transfer k's at data + k * stride (a
+ * stride of 0: every transfer moves the same bytes), either already in the file's byte order
  * (element_size 0) or a C array of elements of element_size bytes in the opposite order, converted
  * piece by piece. */
 struct phase {
@@ -67,6 +68,7 @@ struct phase {
     jboolean write;
     unsigned char *data;
     jint length;
+    jint stride;
     size_t element_size;
     unsigned char *piece; /* the conversion buffer of a write */
     jint piece_length;    /* a multiple of element_size */
@@ -95,31 +97,36 @@ static bool read_at(JNIEnv *env, const struct phase *p, void *bytes, size_t size
 
 /* A write converts a piece into the buffer and writes it while it is in the cache; a read reads
  * a piece straight into the array and swaps it there. */
-static bool transfer_one(JNIEnv *env, const struct phase *p, jlong offset)
+static bool transfer_one(JNIEnv *env, const struct phase *p, unsigned char *data, jlong offset)
 {
     if (p->element_size == 0)
-        return p->write ? write_at(env, p, p->data, (size_t)p->length, offset)
-                        : read_at(env, p, p->data, (size_t)p->length, offset);
+        return p->write ? write_at(env, p, data, (size_t)p->length, offset)
+                        : read_at(env, p, data, (size_t)p->length, offset);
     element_convert_fn *swap = swapping_copy(p->element_size);
     for (jint at = 0; at < p->length; at += p->piece_length) {
         size_t n = (size_t)(p->length - at < p->piece_length ? p->length - at : p->piece_length);
         if (p->write) {
-            swap(p->piece, p->data + at, n / p->element_size);
+            swap(p->piece, data + at, n / p->element_size);
             if (!write_at(env, p, p->piece, n, offset + at))
                 return false;
         } else {
-            if (!read_at(env, p, p->data + at, n, offset + at))
+            if (!read_at(env, p, data + at, n, offset + at))
                 return false;
-            swap_in_place(p->data + at, p->element_size, n / p->element_size);
+            swap_in_place(data + at, p->element_size, n / p->element_size);
         }
     }
     return true;
 }
 
-/* Returns the transfers done, or -1 with an exception pending (a failed call, or one the callback threw). */
-static jint run_phase(JNIEnv *env, const struct phase *p, const jlong *offsets, jsize count, jobject callback)
+/* Returns the transfers done, or -1 with an exception pending (a failed call, or one the callback
+ * threw). Stops at the first transfer boundary it sees nanos_left after its start. */
+static jint run_phase(JNIEnv *env, const struct phase *p, const jlong *offsets, jsize count, jobject callback,
+                      jlong nanos_left)
 {
+    int64_t deadline = deadline_after(nanos_left);
     for (jsize k = 0; k < count; k++) {
+        if (deadline_passed(deadline, k))
+            return k;
         if (callback != NULL) {
             jboolean proceed = (*env)->CallBooleanMethod(env, callback, before_transfer_method, k);
             if ((*env)->ExceptionCheck(env))
@@ -127,7 +134,7 @@ static jint run_phase(JNIEnv *env, const struct phase *p, const jlong *offsets, 
             if (!proceed)
                 return k;
         }
-        if (!transfer_one(env, p, offsets[k]))
+        if (!transfer_one(env, p, p->data + (size_t)k * (size_t)p->stride, offsets[k]))
             return -1;
         if (callback != NULL) {
             (*env)->CallVoidMethod(env, callback, after_transfer_method, k);
@@ -140,17 +147,21 @@ static jint run_phase(JNIEnv *env, const struct phase *p, const jlong *offsets, 
 
 JNIEXPORT jint JNICALL Java_org_jiobench_bulk_PosixFile_transfer(JNIEnv *env, jclass cls, jint fd, jstring path,
                                                                jboolean write, jobject buffer, jint length,
-                                                               jlongArray offsets, jobject callback,
+                                                               jlongArray offsets, jboolean batch,
+                                                               jlong nanos_left, jobject callback,
                                                                jint element_size, jobject piece)
 {
     (void)cls;
     jlong capacity;
-    struct phase p = {fd, path, write, direct_buffer(env, buffer, &capacity), length, (size_t)element_size, NULL, 0};
+    struct phase p = {fd,   path, write, direct_buffer(env, buffer, &capacity), length, batch ? length : 0,
+                      (size_t)element_size, NULL, 0};
     if (p.data == NULL)
         return -1;
-    if (length < 0 || length > capacity) {
-        throw_exception(env, OUT_OF_BOUNDS_EXCEPTION, NULL, "length %d out of bounds for a buffer of capacity %lld",
-                        length, (long long)capacity);
+    jsize transfers = batch && offsets != NULL ? (*env)->GetArrayLength(env, offsets) : 1;
+    if (length < 0 || (jlong)length * transfers > capacity) {
+        throw_exception(env, OUT_OF_BOUNDS_EXCEPTION, NULL,
+                        "%d transfer(s) of length %d out of bounds for a buffer of capacity %lld", transfers, length,
+                        (long long)capacity);
         return -1;
     }
     if (element_size != 0) {
@@ -173,7 +184,7 @@ JNIEXPORT jint JNICALL Java_org_jiobench_bulk_PosixFile_transfer(JNIEnv *env, jc
     jlong *at = copy_offsets(env, path, offsets, length, &count);
     if (at == NULL)
         return -1;
-    jint done = run_phase(env, &p, at, count, callback);
+    jint done = run_phase(env, &p, at, count, callback, nanos_left);
     free(at);
     return done;
 }

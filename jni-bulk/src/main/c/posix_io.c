@@ -1,6 +1,7 @@
 #include "posix_io.h"
 
 #include <errno.h>
+#include <time.h>
 #include <unistd.h>
 
 int pwrite_fully(int fd, const void *buf, size_t size, off_t offset)
@@ -41,4 +42,21 @@ ssize_t pread_fully(int fd, void *buf, size_t size, off_t offset)
         done += (size_t)got;
     }
     return (ssize_t)done;
+}
+
+static int64_t monotonic_nanos(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
+int64_t deadline_after(int64_t nanos_left)
+{
+    return nanos_left == NO_DEADLINE ? NO_DEADLINE : monotonic_nanos() + nanos_left;
+}
+
+bool deadline_passed(int64_t deadline, int64_t k)
+{
+    return deadline != NO_DEADLINE && k > 0 && k % TRANSFERS_PER_CLOCK_CHECK == 0 && monotonic_nanos() >= deadline;
 }

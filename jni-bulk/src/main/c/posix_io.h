@@ -2,6 +2,8 @@
 #ifndef JIOBENCH_POSIX_IO_H
 #define JIOBENCH_POSIX_IO_H
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* Writes all size bytes of buf at offset, going on after short writes and EINTR.
@@ -11,5 +13,18 @@ int pwrite_fully(int fd, const void *buf, size_t size, off_t offset);
 /* Reads size bytes at offset into buf, going on after short reads and EINTR; stops early only at
  * end of file. Returns the number of bytes read, or -1 with errno set. */
 ssize_t pread_fully(int fd, void *buf, size_t size, off_t offset);
+
+/* The phase's deadline as the native loops see it: CLOCK_MONOTONIC, which System.nanoTime reads on
+ * Linux. A look at the clock costs about as much as a 1-byte pwrite into the page cache, so the
+ * loops look every TRANSFERS_PER_CLOCK_CHECK transfers: 64 of the slowest transfers (network file
+ * systems) still end within milliseconds. */
+#define TRANSFERS_PER_CLOCK_CHECK 64
+#define NO_DEADLINE INT64_MAX
+
+/* The time nanos_left from now, or NO_DEADLINE for nanos_left NO_DEADLINE. */
+int64_t deadline_after(int64_t nanos_left);
+
+/* Whether transfer k of a loop (k > 0, a multiple of TRANSFERS_PER_CLOCK_CHECK) finds the deadline passed. */
+bool deadline_passed(int64_t deadline, int64_t k);
 
 #endif

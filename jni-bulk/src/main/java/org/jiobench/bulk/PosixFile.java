@@ -62,7 +62,23 @@ public final class PosixFile implements Closeable {
      */
     public int transfer(boolean write, ByteBuffer directBuffer, int length, long[] offsets, TransferCallback callback)
             throws IOException {
-        return transfer(openDescriptor(), path, write, directBuffer, length, offsets, callback, 0, null);
+        return transfer(openDescriptor(), path, write, directBuffer, length, offsets, false, Long.MAX_VALUE, callback,
+                0, null);
+    }
+
+    /**
+     * A batch of transfers prepared together: transfer {@code k} moves bytes
+     * {@code [k * length, (k + 1) * length)} of {@code directBuffer} at {@code offsets[k]}, with no
+     * call back into Java between them. The loop looks at the clock every 64 transfers and stops at
+     * the first transfer boundary it sees {@code nanosLeft} nanoseconds after its start.
+     *
+     * @param nanosLeft the time the batch may take, or {@code Long.MAX_VALUE} for no limit
+     * @return the number of transfers done: {@code offsets.length}, or fewer if the time ran out
+     * @throws IndexOutOfBoundsException if the buffer holds fewer than {@code offsets.length * length} bytes
+     */
+    public int transferBatch(boolean write, ByteBuffer directBuffer, int length, long[] offsets, long nanosLeft)
+            throws IOException {
+        return transfer(openDescriptor(), path, write, directBuffer, length, offsets, true, nanosLeft, null, 0, null);
     }
 
     /**
@@ -76,7 +92,14 @@ public final class PosixFile implements Closeable {
      */
     public int transferSwapped(boolean write, ByteBuffer elements, int elementSize, ByteBuffer piece, int length,
             long[] offsets, TransferCallback callback) throws IOException {
-        return transfer(openDescriptor(), path, write, elements, length, offsets, callback, elementSize,
+        return transfer(openDescriptor(), path, write, elements, length, offsets, false, Long.MAX_VALUE, callback,
+                elementSize, Objects.requireNonNull(piece, "piece"));
+    }
+
+    /** {@link #transferBatch} of a C array of elements in the opposite byte order to the file's. */
+    public int transferSwappedBatch(boolean write, ByteBuffer elements, int elementSize, ByteBuffer piece, int length,
+            long[] offsets, long nanosLeft) throws IOException {
+        return transfer(openDescriptor(), path, write, elements, length, offsets, true, nanosLeft, null, elementSize,
                 Objects.requireNonNull(piece, "piece"));
     }
 
@@ -110,9 +133,13 @@ public final class PosixFile implements Closeable {
     private static native int open(byte[] nativePath, String path, boolean forWrite, boolean direct)
             throws IOException;
 
-    /** elementSize 0: the buffer holds the file's bytes as they are, and piece is not used. */
+    /**
+     * elementSize 0: the buffer holds the file's bytes as they are, and piece is not used. batch:
+     * transfer k's bytes follow transfer k - 1's in the buffer; otherwise every transfer moves its start.
+     */
     private static native int transfer(int fd, String path, boolean write, ByteBuffer buffer, int length,
-            long[] offsets, TransferCallback callback, int elementSize, ByteBuffer piece) throws IOException;
+            long[] offsets, boolean batch, long nanosLeft, TransferCallback callback, int elementSize, ByteBuffer piece)
+            throws IOException;
 
     private static native void fsync(int fd, String path) throws IOException;
 

@@ -75,7 +75,7 @@ final class Benchmark {
         Map<Approach, TransferBuffer> buffers = new LinkedHashMap<>();
         for (Approach approach : task.approaches(settings)) {
             buffers.put(approach, new TransferBuffer(approach.dataForm(), settings.type(),
-                    (int) settings.transferSize(), settings.seed(), settings.byteOrder()));
+                    (int) settings.transferSize(), settings.batchSlots(), settings.seed(), settings.byteOrder()));
         }
         // Repetitions outermost, as IOR does: a slow spell of a shared machine then touches every
         // approach of this JVM alike instead of all repetitions of one.

@@ -22,10 +22,11 @@ final class MemoryNeeds {
         // Offsets and first elements of the write and the read plan, and the order they are built from.
         long plans = transfers * (4L * Long.BYTES + Integer.BYTES);
         int transferSize = (int) settings.transferSize();
+        int capacity = transferSize * settings.batchSlots();
         long buffers = 0;
         for (Approach approach : approaches) {
-            buffers += TransferBuffer.footprint(approach.dataForm(), transferSize)
-                    + approach.extraHeapBytes(transferSize, settings.approachSettings());
+            buffers += TransferBuffer.footprint(approach.dataForm(), capacity)
+                    + approach.extraHeapBytes(capacity, settings.approachSettings());
         }
         long verification = settings.verify() ? 2L * transferSize : 0;
         return plans + buffers + verification;

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * own monotonic clock since it left the phase's barrier, with the untimed work (filling the array
  * before a write, checking it after a read) taken out.
  *
+ * @param bookkeepingSeconds what the runner's own loop costs of transferSeconds, measured with
+ *                           transfers that move nothing (an estimate, not taken out)
  * @param stonewallBytes   with wear-out, the bytes moved when the deadline stopped the rank (else null)
  * @param stonewallSeconds with wear-out, the time at which it stopped (else null)
  */
@@ -23,6 +25,7 @@ record RankRecord(
         @JsonProperty("transfer_s") double transferSeconds,
         @JsonProperty("close_s") double closeSeconds,
         @JsonProperty("elapsed_s") double elapsedSeconds,
+        @JsonProperty("bookkeeping_s") double bookkeepingSeconds,
         boolean stonewalled,
         @JsonProperty("stonewall_bytes") Long stonewallBytes,
         @JsonProperty("stonewall_s") Double stonewallSeconds,
@@ -32,7 +35,7 @@ record RankRecord(
     /** The same record after the written data was read back and checked. */
     RankRecord checked(String checkError) {
         return new RankRecord(approach, op, fork, rep, warmup, rank, bytes, transfers, openSeconds, transferSeconds,
-                closeSeconds, elapsedSeconds, stonewalled, stonewallBytes, stonewallSeconds, checkError == null,
+                closeSeconds, elapsedSeconds, bookkeepingSeconds, stonewalled, stonewallBytes, stonewallSeconds, checkError == null,
                 checkError);
     }
 }

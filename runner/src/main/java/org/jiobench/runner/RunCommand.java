@@ -112,7 +112,7 @@ final class RunCommand implements Callable<Integer> {
     boolean stripeIgnore;
 
     @Option(names = "--type", defaultValue = "int", paramLabel = "TYPE",
-            description = "Element type of the array: int, long, float or double (default: ${DEFAULT-VALUE}).")
+            description = "Element type of the array: byte, int, long, float or double; byte allows operations of one byte (default: ${DEFAULT-VALUE}).")
     String type;
 
     @Option(names = "--buffer-size", converter = Sizes.class, defaultValue = "8KiB", paramLabel = "SIZE",
@@ -120,14 +120,14 @@ final class RunCommand implements Callable<Integer> {
     long bufferSize;
 
     @Option(names = "--order", defaultValue = "sequential", paramLabel = "ORDER",
-            description = "Transfer order within a rank: sequential or shuffled (default: ${DEFAULT-VALUE}).")
+            description = "Transfer order within a rank: sequential; shuffled (each transfer once, in an order drawn from --seed); random (positions drawn from --seed with replacement, as many as the transfers) (default: ${DEFAULT-VALUE}).")
     String order;
 
     @Option(names = "--verify", description = "Check every byte read, and read back every byte written, against the pattern (untimed).")
     boolean verify;
 
     @Option(names = "--seed", defaultValue = "1", paramLabel = "N",
-            description = "Seed of the data pattern and of the shuffled order (default: ${DEFAULT-VALUE}).")
+            description = "Seed of the data pattern and of the shuffled or random order (default: ${DEFAULT-VALUE}).")
     long seed;
 
     @Option(names = "--keep", description = "Keep the file(s) the run created (removed at the end otherwise).")
@@ -192,12 +192,12 @@ final class RunCommand implements Callable<Integer> {
             transferOrder = TransferOrder.valueOf(order.toUpperCase(java.util.Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage().startsWith("No enum")
-                    ? "unknown order '" + order + "' (expected sequential or shuffled)" : e.getMessage());
+                    ? "unknown order '" + order + "' (expected sequential, shuffled or random)" : e.getMessage());
         }
         require(blockSize % transferSize == 0, "block size " + Sizes.format(blockSize)
                 + " is not a multiple of transfer size " + Sizes.format(transferSize));
         require(transferSize % elementType.bytes() == 0, "transfer size " + transferSize + " is not a multiple of the "
-                + elementType.id() + " size (" + elementType.bytes() + " bytes)");
+                + elementType.id() + " size (" + elementType.bytes() + " bytes; --type byte allows any size)");
         require(transferSize <= Integer.MAX_VALUE - 8, "transfer size " + Sizes.format(transferSize)
                 + " is larger than a Java array can be");
         require(bufferSize <= Integer.MAX_VALUE - 8, "buffer size " + Sizes.format(bufferSize) + " is too large");

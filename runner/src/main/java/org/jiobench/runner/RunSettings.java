@@ -9,6 +9,7 @@ import org.jiobench.workloads.Approach;
 import org.jiobench.workloads.ApproachSettings;
 import org.jiobench.workloads.DataForm;
 import org.jiobench.workloads.ElementType;
+import org.jiobench.workloads.TransferBuffer;
 import org.jiobench.workloads.TransferOrder;
 
 /** Every per-rank option of a run, validated: one immutable value the whole run reads. */
@@ -54,6 +55,11 @@ record RunSettings(
                 repetitions, warmup, 0, fsync, dropCache, deadlineSeconds, wearOut, reorder, reorderOffset, striping,
                 type, bufferSize, order, verify, seed, keep, overwrite, results, calibrateRate, byteOrder, direct,
                 approachOptions);
+    }
+
+    /** Transfers the rank's array holds at once: a batch of small ones, prepared and checked together. */
+    int batchSlots() {
+        return TransferBuffer.batchSlots(transferSize, (int) (segments * (blockSize / transferSize)));
     }
 
     /** Calibration alone touches no file, so a run of it alone needs none. */

@@ -40,7 +40,7 @@ class RunCommandTest {
             {"-b", "0"},
             {"-t", "-1MiB"},
             {"--type", "short"},
-            {"--order", "random"},
+            {"--order", "backwards"},
             {"-i", "0"},
             {"-D", "-1"},
             {"--forks", "-1"},
@@ -73,7 +73,7 @@ class RunCommandTest {
     @Test
     void transferSizeMustHoldWholeElements() {
         assertEquals(2, run("-b", "12", "-t", "6", "--type", "long", "-o", dir.resolve("f").toString()));
-        assertTrue(errors().contains("not a multiple of the long size (8 bytes)"), errors());
+        assertTrue(errors().contains("not a multiple of the long size (8 bytes; --type byte allows any size)"), errors());
     }
 
     @Test

@@ -55,8 +55,10 @@ public interface Approach {
     /**
      * Heap an open phase allocates beyond the rank's array (its own buffers and copies), so the
      * runner can refuse a plan that cannot fit before any rank starts.
+     *
+     * @param arrayBytes the bytes of the rank's array ({@link TransferBuffer#capacity()})
      */
-    default long extraHeapBytes(int transferSize, ApproachSettings settings) {
+    default long extraHeapBytes(int arrayBytes, ApproachSettings settings) {
         return 0;
     }
 }

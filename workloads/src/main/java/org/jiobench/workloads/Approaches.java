@@ -21,7 +21,11 @@ public final class Approaches {
             new Mmap(),
             Ffm.approach(),
             Ffm.pread(),
+            new RawStream(),
+            new BufferedStream(),
+            new DirectBuffering(),
             new CPosix(),
+            new CStdio(),
             new CSwap(),
             new Calibrate());
 
@@ -30,6 +34,8 @@ public final class Approaches {
             "paper", List.of("raw-bytes", "encode-decode", "data-stream", "buffered-data-stream", "byte-array-stream",
                     "bulk-jni"),
             "modern", List.of("nio-bulk", "nio-heap", "mmap", Ffm.ID, Ffm.PREAD_ID),
+            "xu-guo", List.of("raw-bytes", "raw-stream", "buffered-stream", "direct-buffering", "bulk-jni", "c-posix",
+                    "c-stdio"),
             "all", ALL.stream().map(Approach::id).toList());
 
     private Approaches() {
@@ -40,7 +46,7 @@ public final class Approaches {
     }
 
     public static List<String> groupNames() {
-        return List.of("paper", "modern", "all");
+        return List.of("paper", "modern", "xu-guo", "all");
     }
 
     public static Approach byId(String id) {

@@ -80,8 +80,10 @@ public record BlockPlan(int rank, int ranks, long blockSize, long transferSize, 
     private int[] visitingOrder() {
         int[] visit = new int[transferCount()];
         for (int k = 0; k < visit.length; k++) visit[k] = k;
-        if (order == TransferOrder.SHUFFLED) {
-            SplittableRandom random = new SplittableRandom(seed);
+        SplittableRandom random = new SplittableRandom(seed);
+        if (order == TransferOrder.RANDOM) {
+            for (int k = 0; k < visit.length; k++) visit[k] = random.nextInt(visit.length);
+        } else if (order == TransferOrder.SHUFFLED) {
             for (int k = visit.length - 1; k > 0; k--) {
                 int other = random.nextInt(k + 1);
                 int swap = visit[k];

@@ -26,7 +26,7 @@ public final class BufferedDataStream implements Approach {
 
     @Override public DataForm dataForm() { return DataForm.TYPED; }
 
-    @Override public long extraHeapBytes(int transferSize, ApproachSettings settings) {
+    @Override public long extraHeapBytes(int arrayBytes, ApproachSettings settings) {
         return settings.bufferSize();
     }
 

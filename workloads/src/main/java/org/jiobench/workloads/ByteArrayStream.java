@@ -21,8 +21,8 @@ public final class ByteArrayStream implements Approach {
     @Override public DataForm dataForm() { return DataForm.TYPED; }
 
     /** The stream's own array and the copy toByteArray makes of it. */
-    @Override public long extraHeapBytes(int transferSize, ApproachSettings settings) {
-        return 2L * transferSize;
+    @Override public long extraHeapBytes(int arrayBytes, ApproachSettings settings) {
+        return 2L * arrayBytes;
     }
 
     @Override public boolean writesEitherByteOrder() { return false; }
@@ -42,7 +42,7 @@ public final class ByteArrayStream implements Approach {
                 return end;
             });
         }
-        byte[] bytes = new byte[buffer.size()];
+        byte[] bytes = new byte[buffer.capacity()];
         ByteArrayInputStream source = new ByteArrayInputStream(bytes);
         DataInputStream data = new DataInputStream(source);
         return RandomAccessFileIo.of(file, mode, (raf, offset, from, to, stonewall) -> {

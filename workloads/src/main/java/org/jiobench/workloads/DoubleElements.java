@@ -18,8 +18,8 @@ final class DoubleElements implements ElementArray {
 
     @Override public Object array() { return values; }
 
-    @Override public void fill(long firstElement, long seed) {
-        for (int i = 0; i < values.length; i++) values[i] = Pattern.doubleValue(firstElement + i, seed);
+    @Override public void fill(int from, int to, long firstElement, long seed) {
+        for (int i = from; i < to; i++) values[i] = Pattern.doubleValue(firstElement + i - from, seed);
     }
 
     @Override public long bits(int i) {

@@ -8,7 +8,7 @@ import org.jiobench.bulk.BulkDataInput;
 import org.jiobench.bulk.BulkDataOutput;
 
 /**
- * The rank's array of one transfer, of one primitive type. Each conversion is a plain loop over
+ * The rank's array of one transfer, or of a batch of small ones, of one primitive type. Each conversion is a plain loop over
  * elements [from, to) of the typed array, specialised per type, so an approach measures its own
  * cost and not a layer of indirection per element. The per-element loops ask the stonewall
  * between pieces ({@link ElementLoop}) and return where they stopped.
@@ -19,8 +19,8 @@ public interface ElementArray {
     /** The primitive array itself ({@code int[]}, ...), for APIs that take any array, such as MemorySegment.copy. */
     Object array();
 
-    /** Sets element i to the pattern value of global element {@code firstElement + i}. */
-    void fill(long firstElement, long seed);
+    /** Sets elements [from, to) to the pattern values of global elements {@code firstElement} onwards. */
+    void fill(int from, int to, long firstElement, long seed);
 
     /** The bits element i holds, as its type's raw bits (for verification, which compares bits). */
     long bits(int i);

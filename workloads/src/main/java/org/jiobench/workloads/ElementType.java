@@ -5,6 +5,7 @@ import java.util.function.IntFunction;
 
 /** The primitive types an array may hold, with their size on disk as {@code DataOutput} writes them. */
 public enum ElementType {
+    BYTE(Byte.BYTES, ByteElements::new),
     INT(Integer.BYTES, IntElements::new),
     LONG(Long.BYTES, LongElements::new),
     FLOAT(Float.BYTES, FloatElements::new),
@@ -34,6 +35,6 @@ public enum ElementType {
         for (ElementType type : values()) {
             if (type.id().equals(id)) return type;
         }
-        throw new IllegalArgumentException("unknown type '" + id + "' (expected int, long, float or double)");
+        throw new IllegalArgumentException("unknown type '" + id + "' (expected byte, int, long, float or double)");
     }
 }

@@ -14,8 +14,8 @@ public final class EncodeDecode implements Approach {
     @Override public DataForm dataForm() { return DataForm.TYPED; }
 
     /** The byte[] the conversion fills. */
-    @Override public long extraHeapBytes(int transferSize, ApproachSettings settings) {
-        return transferSize;
+    @Override public long extraHeapBytes(int arrayBytes, ApproachSettings settings) {
+        return arrayBytes;
     }
 
     @Override public boolean writesEitherByteOrder() { return false; }
@@ -24,7 +24,7 @@ public final class EncodeDecode implements Approach {
     public TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) throws IOException {
         ElementArray elements = buffer.elements();
         int size = buffer.elementSize();
-        byte[] bytes = new byte[buffer.size()];
+        byte[] bytes = new byte[buffer.capacity()];
         return RandomAccessFileIo.of(file, mode, mode == IoMode.WRITE
                 ? (raf, offset, from, to, stonewall) -> {
                     int end = size * elements.encode(bytes, from / size, to / size, stonewall);

@@ -20,6 +20,7 @@ public final class ExpectedData {
     public static long bits(ElementType type, long g, long seed) {
         long bits = Pattern.bits(g, seed);
         return switch (type) {
+            case BYTE -> bits & 0xFFL;
             case INT -> bits & 0xFFFF_FFFFL;
             case FLOAT -> bits & 0xBFFF_FFFFL;
             case LONG -> bits;
@@ -43,24 +44,24 @@ public final class ExpectedData {
     }
 
     /**
-     * The first of bytes [0, end) of {@code actual} that differs from the transfer whose first
-     * element is {@code firstElement}, or -1.
+     * The first of bytes [0, end) of the transfer whose first element is {@code firstElement} that
+     * differs from {@code actual}, which holds the transfer from index {@code at}; -1 when none does.
      */
     public static int firstWrongByte(ElementType type, long firstElement, long seed, ByteOrder order, byte[] actual,
-                                     byte[] scratch, int end) {
+                                     int at, byte[] scratch, int end) {
         bytes(type, firstElement, seed, order, scratch, end);
-        return Arrays.mismatch(actual, 0, end, scratch, 0, end);
+        return Arrays.mismatch(actual, at, at + end, scratch, 0, end);
     }
 
     /**
-     * The same for a typed array: the byte offset, in the file's order, of the first wrong byte
-     * among elements [0, end / size), or -1.
+     * The same for a typed array holding the transfer from element {@code at}: the byte offset, in
+     * the file's order, of the first wrong byte among the transfer's elements [0, end / size), or -1.
      */
     public static int firstWrongByte(ElementType type, long firstElement, long seed, ByteOrder order,
-                                     ElementArray actual, int end) {
+                                     ElementArray actual, int at, int end) {
         int size = type.bytes();
         for (int i = 0; i < end / size; i++) {
-            long difference = actual.bits(i) ^ bits(type, firstElement + i, seed);
+            long difference = actual.bits(at + i) ^ bits(type, firstElement + i, seed);
             if (difference != 0) {
                 int wrongByte = order == ByteOrder.BIG_ENDIAN
                         ? (Long.numberOfLeadingZeros(difference) - (64 - 8 * size)) / 8

@@ -29,7 +29,7 @@ public final class FileCheck {
                 int end = (int) Math.min(transferSize, bytes - (long) k * transferSize);
                 raf.seek(offsets[k]);
                 raf.readFully(actual, 0, end);
-                int wrong = ExpectedData.firstWrongByte(type, firstElements[k], seed, order, actual, expected, end);
+                int wrong = ExpectedData.firstWrongByte(type, firstElements[k], seed, order, actual, 0, expected, end);
                 if (wrong >= 0) return offsets[k] + wrong;
             }
         }

@@ -59,10 +59,11 @@ public final class Mmap implements Approach {
         }
 
         @Override
-        public int transferAll(long[] fileOffsets, int first, int end, int transferSize, TransferHooks hooks)
+        public int transferBatch(long[] fileOffsets, int first, int end, int transferSize, Stonewall stonewall)
                 throws IOException {
             int runStart = first;
             while (runStart < end) {
+                if (runStart > first && stonewall.reached()) return (runStart - first) * transferSize;
                 int runEnd = runStart + 1;
                 while (runEnd < end && fileOffsets[runEnd] == fileOffsets[runEnd - 1] + transferSize
                         && (long) (runEnd + 1 - runStart) * transferSize <= longestMapping) {
@@ -70,13 +71,12 @@ public final class Mmap implements Approach {
                 }
                 MappedByteBuffer region = map(fileOffsets[runStart], (long) (runEnd - runStart) * transferSize);
                 for (int k = runStart; k < runEnd; k++) {
-                    if (!hooks.beforeTransfer(k)) return k;
-                    move(region, (k - runStart) * transferSize, 0, transferSize);
-                    hooks.afterTransfer(k, transferSize);
+                    int from = (k - first) * transferSize;
+                    move(region, (k - runStart) * transferSize, from, from + transferSize);
                 }
                 runStart = runEnd;
             }
-            return end;
+            return (end - first) * transferSize;
         }
 
         @Override

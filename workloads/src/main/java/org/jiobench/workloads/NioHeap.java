@@ -22,13 +22,13 @@ public final class NioHeap implements Approach {
     @Override public boolean opensDirect() { return true; }
 
     /** The heap buffer, and the JDK's temporary direct buffer of the same size that it keeps. */
-    @Override public long extraHeapBytes(int transferSize, ApproachSettings settings) {
-        return 2L * transferSize;
+    @Override public long extraHeapBytes(int arrayBytes, ApproachSettings settings) {
+        return 2L * arrayBytes;
     }
 
     @Override
     public TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) throws IOException {
-        ByteBuffer bytes = ByteBuffer.allocate(buffer.size()).order(settings.byteOrder());
+        ByteBuffer bytes = ByteBuffer.allocate(buffer.capacity()).order(settings.byteOrder());
         return ChannelIo.throughBuffer(file, mode, settings.direct(), buffer, bytes);
     }
 }

@@ -15,4 +15,9 @@ public interface Stonewall {
 
     /** True once the phase should end (its deadline has passed, or the run was asked to stop). */
     boolean reached();
+
+    /** Nanoseconds left before the phase should end, for a native loop that watches the clock itself. */
+    default long nanosLeft() {
+        return reached() ? 0 : Long.MAX_VALUE;
+    }
 }

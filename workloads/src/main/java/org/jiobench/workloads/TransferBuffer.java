@@ -5,14 +5,16 @@ import java.nio.ByteOrder;
 import org.jiobench.bulk.AlignedBuffers;
 
 /**
- * The one array of a rank, transferSize bytes, in the form its approach moves it. A write's data
- * comes from the typed array through the JDK's typed views; a read's data is checked against
- * {@link ExpectedData}, which shares no code with them.
+ * The one array of a rank, in the form its approach moves it: one transfer, or a batch of small
+ * transfers one after the other (slots), so that the runner prepares and checks many at once with
+ * its clock stopped. A write's data comes from the typed array through the JDK's typed views; a
+ * read's data is checked against {@link ExpectedData}, which shares no code with them.
  */
 public final class TransferBuffer {
     private final DataForm form;
     private final ElementType type;
     private final int size;
+    private final int slots;
     private final long seed;
     private final ByteOrder order;
     private final ElementArray elements;
@@ -21,8 +23,19 @@ public final class TransferBuffer {
     private final byte[] expectedBytes;
     private final byte[] directImage;
 
-    /** @param order the byte order of the file, which the BYTES and DIRECT forms hold */
+    /** Bytes a batch of small transfers holds at most. */
+    public static final int BATCH_BYTES = 64 * 1024;
+
+    /** A buffer of one transfer. */
     public TransferBuffer(DataForm form, ElementType type, int transferSize, long seed, ByteOrder order) {
+        this(form, type, transferSize, 1, seed, order);
+    }
+
+    /**
+     * @param slots the transfers it holds one after the other
+     * @param order the byte order of the file, which the BYTES and DIRECT forms hold
+     */
+    public TransferBuffer(DataForm form, ElementType type, int transferSize, int slots, long seed, ByteOrder order) {
         if (transferSize % type.bytes() != 0) {
             throw new IllegalArgumentException("transfer size " + transferSize + " is not a multiple of the "
                     + type.id() + " size " + type.bytes());
@@ -30,15 +43,22 @@ public final class TransferBuffer {
         this.form = form;
         this.type = type;
         this.size = transferSize;
+        this.slots = slots;
         this.seed = seed;
         this.order = order;
+        int capacity = Math.multiplyExact(transferSize, slots);
         // Calibration moves no data: it gets no array to fill.
-        this.elements = type.newArray(form == DataForm.NONE ? 0 : transferSize / type.bytes());
+        this.elements = type.newArray(form == DataForm.NONE ? 0 : capacity / type.bytes());
         boolean offHeap = form == DataForm.DIRECT || form == DataForm.NATIVE;
-        this.bytes = form == DataForm.BYTES ? new byte[transferSize] : null;
-        this.direct = offHeap ? AlignedBuffers.pageAligned(transferSize).order(memoryOrder()) : null;
+        this.bytes = form == DataForm.BYTES ? new byte[capacity] : null;
+        this.direct = offHeap ? AlignedBuffers.pageAligned(capacity).order(memoryOrder()) : null;
         this.expectedBytes = form == DataForm.BYTES || offHeap ? new byte[transferSize] : null;
         this.directImage = offHeap ? new byte[transferSize] : null;
+    }
+
+    /** The transfers a batch holds: as many as fit in {@link #BATCH_BYTES}, one at least, no more than the plan has. */
+    public static int batchSlots(long transferSize, int transfers) {
+        return (int) Math.max(1, Math.min(transfers, BATCH_BYTES / transferSize));
     }
 
     public DataForm form() {
@@ -58,8 +78,19 @@ public final class TransferBuffer {
         };
     }
 
+    /** Bytes of one transfer. */
     public int size() {
         return size;
+    }
+
+    /** Transfers it holds one after the other. */
+    public int slots() {
+        return slots;
+    }
+
+    /** Bytes it holds: {@code slots() * size()}, what an approach's own copy of the array must hold. */
+    public int capacity() {
+        return slots * size;
     }
 
     /** Bytes of one element: every partial transfer ends on a multiple of it. */
@@ -101,10 +132,17 @@ public final class TransferBuffer {
 
     /** Fills the buffer with the pattern of the transfer whose first global element is given. */
     public void prepare(long firstElement) {
-        elements.fill(firstElement, seed);
+        prepare(0, firstElement);
+    }
+
+    /** Fills one slot with the pattern of the transfer whose first global element is given. */
+    public void prepare(int slot, long firstElement) {
+        int from = slot * size / type.bytes();
+        int to = from + size / type.bytes();
+        elements.fill(from, to, firstElement, seed);
         switch (form) {
-            case BYTES -> elements.putInto(ByteBuffer.wrap(bytes).order(order), 0, elements.length());
-            case DIRECT, NATIVE -> elements.putInto(direct.clear(), 0, elements.length());
+            case BYTES -> elements.putInto(ByteBuffer.wrap(bytes).order(order).position(slot * size), from, to);
+            case DIRECT, NATIVE -> elements.putInto(direct.clear().position(slot * size), from, to);
             default -> { }
         }
     }
@@ -115,20 +153,27 @@ public final class TransferBuffer {
      * @return the offset within the transfer of the first wrong byte, or -1 when all are right
      */
     public int firstWrongByte(long firstElement, int end) {
-        return switch (form) {
-            case TYPED -> ExpectedData.firstWrongByte(type, firstElement, seed, order, elements, end);
-            case BYTES -> ExpectedData.firstWrongByte(type, firstElement, seed, order, bytes, expectedBytes, end);
-            case DIRECT, NATIVE -> {
-                direct.get(0, directImage, 0, end);
-                yield ExpectedData.firstWrongByte(type, firstElement, seed, memoryOrder(), directImage, expectedBytes,
-                        end);
-            }
-            case NONE -> throw new IllegalStateException("a NONE buffer holds no data to verify");
-        };
+        return firstWrongByte(0, firstElement, end);
     }
 
     /** The whole transfer. */
     public int firstWrongByte(long firstElement) {
         return firstWrongByte(firstElement, size());
+    }
+
+    /** Compares bytes [0, end) of one slot with the pattern of the transfer whose first global element is given. */
+    public int firstWrongByte(int slot, long firstElement, int end) {
+        int at = slot * size;
+        return switch (form) {
+            case TYPED -> ExpectedData.firstWrongByte(type, firstElement, seed, order, elements, at / type.bytes(),
+                    end);
+            case BYTES -> ExpectedData.firstWrongByte(type, firstElement, seed, order, bytes, at, expectedBytes, end);
+            case DIRECT, NATIVE -> {
+                direct.get(at, directImage, 0, end);
+                yield ExpectedData.firstWrongByte(type, firstElement, seed, memoryOrder(), directImage, 0,
+                        expectedBytes, end);
+            }
+            case NONE -> throw new IllegalStateException("a NONE buffer holds no data to verify");
+        };
     }
 }

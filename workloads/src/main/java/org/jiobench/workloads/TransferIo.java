@@ -14,22 +14,26 @@ public interface TransferIo extends Closeable {
      */
     int transfer(long fileOffset, int from, int to, Stonewall stonewall) throws IOException;
 
+    /** Transfers of a batch between two looks at the stonewall: a look costs a clock read. */
+    int TRANSFERS_PER_CHECK = 64;
+
     /**
      * Moves whole transfers {@code first} to {@code end - 1}, each of {@code size} bytes at its
-     * offset, asking the hooks before and after each: the runner's loop, which an approach may run
-     * natively instead.
+     * offset, transfer k's bytes being {@code [(k - first) * size, (k - first + 1) * size)} of the
+     * rank's array: a batch the runner prepared at once with its clock stopped, so that nothing
+     * but the transfers runs while it runs. An approach may run the batch natively instead.
      *
-     * @return the index after the last transfer moved whole: {@code end}, or less when the hooks
-     *         ended the phase or a transfer stopped part way (which the hooks were told)
+     * @return the bytes of the batch moved: all of them, or fewer when the stonewall stopped it
      */
-    default int transferAll(long[] fileOffsets, int first, int end, int size, TransferHooks hooks) throws IOException {
+    default int transferBatch(long[] fileOffsets, int first, int end, int size, Stonewall stonewall)
+            throws IOException {
         for (int k = first; k < end; k++) {
-            if (!hooks.beforeTransfer(k)) return k;
-            int moved = transfer(fileOffsets[k], 0, size, hooks);
-            hooks.afterTransfer(k, moved);
-            if (moved < size) return k;
+            int from = (k - first) * size;
+            if (k > first && (k - first) % TRANSFERS_PER_CHECK == 0 && stonewall.reached()) return from;
+            int moved = transfer(fileOffsets[k] - from, from, from + size, stonewall);
+            if (moved < from + size) return moved;
         }
-        return end;
+        return (end - first) * size;
     }
 
     /** Forces written data to storage (IOR's -e), inside the timed interval. */

@@ -54,6 +54,7 @@ public final class FfmCopy implements Approach {
         int size = buffer.elementSize();
         int piece = buffer.piece(settings.size(this, PIECE_SIZE));
         ValueLayout layout = switch (buffer.type()) {
+            case BYTE -> ValueLayout.JAVA_BYTE;
             case INT -> ValueLayout.JAVA_INT;
             case LONG -> ValueLayout.JAVA_LONG;
             case FLOAT -> ValueLayout.JAVA_FLOAT;
@@ -62,7 +63,7 @@ public final class FfmCopy implements Approach {
         ValueLayout inFile = layout.withOrder(settings.byteOrder());
         Object array = buffer.elements().array();
         boolean write = mode == IoMode.WRITE;
-        SwappedCopy.Copier copier = settings.byteOrder() != ByteOrder.nativeOrder()
+        SwappedCopy.Copier copier = settings.byteOrder() != ByteOrder.nativeOrder() && size > 1
                 && settings.option(this, COPY).equals("loop") ? SwappedCopy.loop(array) : SwappedCopy.bulk(array, inFile);
         if (settings.option(this, SEGMENT).equals("mapped")) {
             return mapped(file, mode, copier, size);

@@ -56,7 +56,7 @@ class ApproachesTest {
         DataOutputStream out = new DataOutputStream(bytes);
         ElementArray elements = type.newArray(transfer / type.bytes());
         for (long first : firstElements) {
-            elements.fill(first, SEED);
+            elements.fill(0, elements.length(), first, SEED);
             elements.writeEach(out, 0, elements.length(), Stonewall.NONE);
         }
         byte[] file = bytes.toByteArray();
@@ -81,19 +81,18 @@ class ApproachesTest {
         BlockPlan plan = new BlockPlan(0, 1, 4 * TRANSFER, TRANSFER, 2, false, TransferOrder.SHUFFLED, SEED);
         long[] offsets = plan.fileOffsets();
         long[] first = plan.firstElements(type);
-        TransferBuffer buffer = new TransferBuffer(approach.dataForm(), type, TRANSFER, SEED, order);
+        // Batches of 3: two whole, one of the 2 transfers left.
+        TransferBuffer buffer = new TransferBuffer(approach.dataForm(), type, TRANSFER, 3, SEED, order);
         ApproachSettings settings = settings(order);
         try (TransferIo io = approach.open(file, IoMode.WRITE, buffer, settings)) {
-            int done = io.transferAll(offsets, 0, offsets.length, TRANSFER, hooks(k -> buffer.prepare(first[k]), k -> { }));
-            assertEquals(offsets.length, done);
+            moveAll(io, buffer, offsets, first, true);
         }
         long[] sequentialFirst = new BlockPlan(0, 1, 4 * TRANSFER, TRANSFER, 2, false, TransferOrder.SEQUENTIAL, SEED)
                 .firstElements(type);
         assertArrayEquals(reference(type, sequentialFirst, TRANSFER, order), Files.readAllBytes(file));
 
         try (TransferIo io = approach.open(file, IoMode.READ, buffer, settings)) {
-            io.transferAll(offsets, 0, offsets.length, TRANSFER,
-                    hooks(k -> { }, k -> assertEquals(-1, buffer.firstWrongByte(first[k]))));
+            moveAll(io, buffer, offsets, first, false);
         }
     }
 
@@ -103,17 +102,16 @@ class ApproachesTest {
         for (Approach approach : Approaches.all()) {
             if (approach.dataForm() == DataForm.NONE || approach.unavailable().isPresent()) continue;
             Path file = dir.resolve("odd-" + approach.id());
-            TransferBuffer buffer = new TransferBuffer(approach.dataForm(), ElementType.INT, transfer, SEED, BIG);
+            TransferBuffer buffer = new TransferBuffer(approach.dataForm(), ElementType.INT, transfer, 2, SEED, BIG);
             ApproachSettings settings = new ApproachSettings(100, 1);
             long[] offsets = {transfer, 0};
             long[] first = {transfer / 4, 0};
             try (TransferIo io = approach.open(file, IoMode.WRITE, buffer, settings)) {
-                io.transferAll(offsets, 0, 2, transfer, hooks(k -> buffer.prepare(first[k]), k -> { }));
+                moveAll(io, buffer, offsets, first, true);
             }
             assertEquals(2 * transfer, Files.size(file), approach.id());
             try (TransferIo io = approach.open(file, IoMode.READ, buffer, settings)) {
-                io.transferAll(offsets, 0, 2, transfer,
-                        hooks(k -> { }, k -> assertEquals(-1, buffer.firstWrongByte(first[k]), approach.id())));
+                moveAll(io, buffer, offsets, first, false);
             }
         }
     }
@@ -147,7 +145,7 @@ class ApproachesTest {
         long started = System.nanoTime();
         try (TransferIo io = Approaches.byId("calibrate").open(dir.resolve("none"), IoMode.WRITE, buffer,
                 new ApproachSettings(1, 32L << 20))) {
-            io.transferAll(new long[4], 0, 4, 1 << 20, hooks(k -> { }, k -> { }));
+            assertEquals(4 << 20, io.transferBatch(new long[4], 0, 4, 1 << 20, Stonewall.NONE));
         }
         double seconds = (System.nanoTime() - started) / 1e9;
         assertTrue(seconds >= 0.125, "4 x 1MiB at 32MiB/s cannot take less than 0.125 s, took " + seconds);
@@ -178,9 +176,9 @@ class ApproachesTest {
             offsets[k] = base + (long) k * TRANSFER;
             first[k] = (long) k * TRANSFER / 4;
         }
-        TransferBuffer buffer = new TransferBuffer(DataForm.TYPED, ElementType.INT, TRANSFER, SEED, LITTLE);
+        TransferBuffer buffer = new TransferBuffer(DataForm.TYPED, ElementType.INT, TRANSFER, 8, SEED, LITTLE);
         try (TransferIo io = mmap.open(file, IoMode.WRITE, buffer, settings(LITTLE))) {
-            assertEquals(8, io.transferAll(offsets, 0, 8, TRANSFER, hooks(k -> buffer.prepare(first[k]), k -> { })));
+            moveAll(io, buffer, offsets, first, true);
         }
         assertEquals(base + 8 * TRANSFER, Files.size(file));
         try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(file.toFile(), "r")) {
@@ -190,9 +188,9 @@ class ApproachesTest {
             assertArrayEquals(reference(ElementType.INT, new long[] {0, 1024, 2048, 3072, 4096, 5120, 6144, 7168},
                     TRANSFER, LITTLE), region);
         }
-        TransferBuffer reader = new TransferBuffer(DataForm.TYPED, ElementType.INT, TRANSFER, SEED, LITTLE);
+        TransferBuffer reader = new TransferBuffer(DataForm.TYPED, ElementType.INT, TRANSFER, 8, SEED, LITTLE);
         try (TransferIo io = mmap.open(file, IoMode.READ, reader, settings(LITTLE))) {
-            io.transferAll(offsets, 0, 8, TRANSFER, hooks(k -> { }, k -> assertEquals(-1, reader.firstWrongByte(first[k]))));
+            moveAll(io, reader, offsets, first, false);
         }
     }
 
@@ -208,28 +206,17 @@ class ApproachesTest {
         }
     }
 
-    interface IoAction {
-        void run(int k) throws IOException;
-    }
-
-    static TransferHooks hooks(IoAction before, IoAction after) {
-        return new TransferHooks() {
-            @Override public boolean beforeTransfer(int k) throws IOException {
-                before.run(k);
-                return true;
+    /** Moves the transfers a batch of the buffer's slots at a time, as the runner does: filled before a write, checked after a read. */
+    static void moveAll(TransferIo io, TransferBuffer buffer, long[] offsets, long[] first, boolean write)
+            throws IOException {
+        int size = buffer.size();
+        for (int k = 0; k < offsets.length; k += buffer.slots()) {
+            int end = Math.min(offsets.length, k + buffer.slots());
+            for (int j = k; write && j < end; j++) buffer.prepare(j - k, first[j]);
+            assertEquals((end - k) * size, io.transferBatch(offsets, k, end, size, Stonewall.NONE));
+            for (int j = k; !write && j < end; j++) {
+                assertEquals(-1, buffer.firstWrongByte(j - k, first[j], size), "transfer " + j);
             }
-
-            @Override public void afterTransfer(int k) throws IOException {
-                after.run(k);
-            }
-
-            @Override public void afterTransfer(int k, int moved) throws IOException {
-                after.run(k);
-            }
-
-            @Override public boolean reached() {
-                return false;
-            }
-        };
+        }
     }
 }

@@ -23,6 +23,7 @@ class ExpectedDataTest {
         DataOutputStream out = new DataOutputStream(bytes);
         for (long g = 500; g < 500 + count; g++) {
             switch (type) {
+                case BYTE -> out.writeByte((int) Pattern.bits(g, SEED));
                 case INT -> out.writeInt((int) Pattern.bits(g, SEED));
                 case LONG -> out.writeLong(Pattern.bits(g, SEED));
                 case FLOAT -> out.writeFloat(Pattern.floatValue(g, SEED));
@@ -49,6 +50,7 @@ class ExpectedDataTest {
         ElementArray elements = buffer.elements();
         // Flip the lowest bit of element 5: its last byte in big-endian order is the wrong one.
         switch (type) {
+            case BYTE -> ((ByteElements) elements).values[5] ^= 1;
             case INT -> ((IntElements) elements).values[5] ^= 1;
             case LONG -> ((LongElements) elements).values[5] ^= 1;
             case FLOAT -> ((FloatElements) elements).values[5] =
