@@ -48,7 +48,7 @@ COMPARISONS: list[tuple[str, list[tuple[str, Side, Side, str]]]] = [
         ("buffered-stream 10 MiB / 1 KiB", ("buffer", {"--buffer-size": "10MiB"}, "buffered-stream"),
          ("buffer", BUFFER_1K, "buffered-stream"), "-"),
         ("c-stdio 10 MiB / 1 KiB", ("buffer", {"--buffer-size": "10MiB"}, "c-stdio"),
-         ("buffer", BUFFER_1K, "c-stdio"), "1.01-1.05 (Fig. 4.9)"),
+         ("buffer", BUFFER_1K, "c-stdio"), "like Java's (Fig. 4.9)"),
     ]),
     ("Operation size, no buffer (xu-guo-opsize; MiB/s)", [
         ("raw-stream 4 KiB / 1 B", ("opsize", {"-t": "4KiB"}, "raw-stream"), ("opsize", T1, "raw-stream"),

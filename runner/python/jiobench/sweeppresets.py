@@ -13,10 +13,12 @@ from dataclasses import dataclass
 
 from .sweepplan import UsageError
 
-# Every phase ends 0.2 s after its barrier (-D): 1-byte operations move a few MiB in that time,
-# while 1 GiB keeps the phases of the largest operations over the runner's 50 ms "short" mark.
-# One warm-up and three measured repetitions give each point a median.
-SHARED = ("-b", "1GiB", "-D", "0.2", "-i", "3", "--warmup", "1")
+# Every phase ends 0.2 s after its barrier (-D): unbuffered 1-byte operations move a few MiB by
+# then. The runner plans every transfer ahead (36 bytes each), so a 16 MiB block is the most that
+# 1-byte operations leave room for in a default heap; phases of 64 KiB operations and larger end
+# within milliseconds and are marked short. One warm-up and three measured repetitions give each
+# point a median.
+SHARED = ("-b", "16MiB", "-D", "0.2", "-i", "3", "--warmup", "1")
 
 
 @dataclass(frozen=True)

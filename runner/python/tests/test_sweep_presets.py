@@ -10,7 +10,7 @@ import pytest
 
 from test_sweep import manifest, sweep
 
-SHARED = ["-b", "1GiB", "-D", "0.2", "-i", "3", "--warmup", "1"]
+SHARED = ["-b", "16MiB", "-D", "0.2", "-i", "3", "--warmup", "1"]
 
 
 def points(directory: Path) -> list[tuple[str, list[str]]]:
@@ -40,7 +40,7 @@ def test_a_preset_is_its_points_each_checked_by_the_runner(tmp_path, preset, fir
     assert kept["name"] == preset and kept["paper"].startswith("Xu and Guo, Figure")
     checked = [point["parameters"] for point in manifest(tmp_path / "s")["points"]]
     assert {(p["type"], p["block_size"], p["deadline_s"], p["repetitions"]) for p in checked} == {
-        ("byte", 1 << 30, 0.2, 3)}
+        ("byte", 16 << 20, 0.2, 3)}
 
 
 def test_the_users_options_and_lists_replace_the_presets(tmp_path):
@@ -49,9 +49,9 @@ def test_the_users_options_and_lists_replace_the_presets(tmp_path):
     assert done.returncode == 0, done.stderr
     rendered = points(tmp_path / "s")
     assert [point_id for point_id, _ in rendered] == [
-        "p1-n1-order-sequential-t8-seed1", "p2-n1-order-sequential-t8-seed2", "p3-n1-order-sequential-t64-seed1",
-        "p4-n1-order-sequential-t64-seed2", "p5-n1-order-random-t8-seed1", "p6-n1-order-random-t8-seed2",
-        "p7-n1-order-random-t64-seed1", "p8-n1-order-random-t64-seed2"]
+        "p1-n1-order-sequential-t8-seed-1", "p2-n1-order-sequential-t8-seed-2", "p3-n1-order-sequential-t64-seed-1",
+        "p4-n1-order-sequential-t64-seed-2", "p5-n1-order-random-t8-seed-1", "p6-n1-order-random-t8-seed-2",
+        "p7-n1-order-random-t64-seed-1", "p8-n1-order-random-t64-seed-2"]
     assert rendered[-1][1] == ["-a", "raw-stream,raw-bytes,c-posix", "--type", "byte", "-i", "3", "--warmup", "1",
                                "--block-size", "64MiB", "-D", "0.5", "--verify",
                                "--order", "random", "-t", "64", "--seed", "2"]
@@ -63,7 +63,7 @@ def test_the_users_options_and_lists_replace_the_presets(tmp_path):
     (["--preset", "xu-guo-opsize", "--", "--transfer-size=4KiB"],
      "-t: the preset xu-guo-opsize varies it; --vary -t=V1,V2,... gives its values"),
     (["--preset", "xu-guo-jni", "--vary", "-t=1,3", "--", "-b", "4MiB"],
-     "point 2 of 2, p2-n1-t3 (1 proc, -t 3): block size 4MiB is not a multiple of transfer size 3"),
+     "point 2 of 2, p2-n1-t3 (1 proc, -t 3): block size 4MiB is not a multiple of transfer size 3B"),
 ])
 def test_a_mistake_with_a_preset_is_one_line_and_leaves_nothing(tmp_path, arguments, message):
     done = sweep("--dir", "s", *arguments, cwd=tmp_path)
