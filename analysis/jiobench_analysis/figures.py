@@ -110,7 +110,8 @@ BANDWIDTH_LABEL = "aggregate bandwidth (MiB/s, log scale)"
 def bandwidth_figure(rows: pd.DataFrame, x: str, approaches: Sequence[str], styles: dict[str, dict],
                      reference: Optional[str], title: str, setting: str = "", y_label: str = BANDWIDTH_LABEL,
                      split: Optional[str] = None) -> Figure:
-    """Write and read panels side by side, a row of them per value of `split` where given; x on a
+    """Write and read panels side by side, a row of them per value of `split` where given (in the
+    rows' order); x on a
     log2 axis (evenly spaced names for a named axis such as the JVM), or, when the rows hold one
     value of x only, one column per approach (the reference also as a horizontal line). The rows'
     means must be positive and finite: a log axis has no place for others."""
@@ -119,7 +120,7 @@ def bandwidth_figure(rows: pd.DataFrame, x: str, approaches: Sequence[str], styl
     named = x in NAMED_AXES
     values = sorted({str(v) for v in rows[x]}) if named else sorted({float(v) for v in rows[x]})
     categorical = len(values) == 1
-    parts = sorted(set(rows[split]), key=str) if split else [None]
+    parts = list(dict.fromkeys(rows[split])) if split else [None]
     width = max(5.2, 0.55 * len(present) + 2.2) if categorical else 5.2
     figure = Figure(figsize=(width * len(ops) + 0.4, 4.9 + 3.6 * (len(parts) - 1)), layout="constrained")
     axes = figure.subplots(len(parts), len(ops), sharey=True, squeeze=False)
@@ -193,9 +194,13 @@ def _draw_panel(ax, rows: pd.DataFrame, x: str, values: list, present: Sequence[
         ax.set_xlabel(label)
     else:
         ax.set_xscale("log", base=2)
-        ax.set_xticks(values, [tick(v) for v in values])
-        ax.xaxis.set_minor_locator(NullLocator())
         span = values[-1] / values[0]
+        closest = min(b / a for a, b in zip(values, values[1:]))
+        # Neighbours a small part of the axis apart (512 B, 1 KiB on 128 B..10 MiB): slanted labels.
+        slanted = math.log(closest) < 0.1 * math.log(span)
+        ax.set_xticks(values, [tick(v) for v in values], rotation=30 if slanted else 0,
+                      ha="right" if slanted else "center")
+        ax.xaxis.set_minor_locator(NullLocator())
         ax.set_xlim(values[0] / span ** 0.08, values[-1] * span ** 0.08)
         ax.set_xlabel(label)
 

@@ -16,6 +16,7 @@ import pandas as pd
 
 from .figures import (ERROR_BARS, X_NAMES, DrawnFigure, _fixed_text, approach_styles, bandwidth_figure,
                       figure_slice, save_figure)
+from .points import parameter_value
 
 MIB = 1 << 20
 RATES = ("mean", "min", "max", "median")
@@ -58,6 +59,9 @@ def draw_preset_figure(points: pd.DataFrame, runs: Sequence[dict], parameters: S
     rows, fixed = figure_slice(plottable, x, [name for name in ["ranks", *parameters] if name != split])
     if rows[x].nunique() < 2:
         return None
+    if split:  # its rows of panels in the order the runs took its values (sequential before random)
+        taken = list(dict.fromkeys(parameter_value(run, split) for run in runs))
+        rows = rows.sort_values(split, key=lambda column: column.map(taken.index), kind="stable")
     title = f"Operations per second vs {X_NAMES[x]}" + (f" ({_fixed_text(fixed)})" if fixed else "")
     figure = bandwidth_figure(rows, x, approaches, approach_styles(approaches, reference), reference, title,
                               setting, y_label=Y_LABEL, split=split)

@@ -73,6 +73,8 @@ def test_the_report_leads_with_the_papers_figure(tmp_path, split, orders, panel)
     assert "Redraws Xu and Guo, Figure 4.13 (jiobench sweep --preset xu-guo-opsize)" in page
     svg = (done.out / "operations-vs-transfer-size.svg").read_text()
     assert "operations per second (log scale)" in svg and panel in svg
+    if split:  # rows of panels in the sweep's order, not the alphabet's
+        assert svg.index(">write, order sequential<") < svg.index(">write, order random<")
 
 
 def test_a_sweep_without_a_preset_or_with_one_size_has_no_operations_figure(tmp_path):
