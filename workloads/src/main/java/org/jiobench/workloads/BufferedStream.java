@@ -1,5 +1,9 @@
 package org.jiobench.workloads;
 
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.EOFException;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -19,6 +23,32 @@ public final class BufferedStream implements Approach {
 
     @Override
     public TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) throws IOException {
-        return ByteStreamIo.open(file, mode, buffer, settings.bufferSize());
+        return byteStreams(file, mode, buffer, settings.bufferSize());
+    }
+
+    /**
+     * One stream call per operation over the descriptor, a seek only where the position jumps
+     * (Xu/Guo's random access); {@code bufferSize} 0 for the unbuffered file streams.
+     */
+    static TransferIo byteStreams(Path file, IoMode mode, TransferBuffer buffer, int bufferSize) throws IOException {
+        byte[] bytes = buffer.bytes();
+        if (mode == IoMode.WRITE) {
+            return new StreamIo.Writer<>(file, descriptor -> bufferSize > 0
+                    ? new BufferedOutputStream(new FileOutputStream(descriptor), bufferSize)
+                    : new FileOutputStream(descriptor)) {
+                @Override int move(int from, int to, Stonewall stonewall) throws IOException {
+                    out.write(bytes, from, to - from);
+                    return to;
+                }
+            };
+        }
+        return new StreamIo.Reader<>(file, descriptor -> bufferSize > 0
+                ? new BufferedInputStream(descriptor, bufferSize) : descriptor) {
+            @Override int move(int from, int to, Stonewall stonewall) throws IOException {
+                int got = in.readNBytes(bytes, from, to - from);
+                if (got < to - from) throw new EOFException("end of file after " + got + " of " + (to - from) + " bytes");
+                return to;
+            }
+        };
     }
 }

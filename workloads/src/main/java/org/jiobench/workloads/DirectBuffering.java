@@ -42,6 +42,22 @@ public final class DirectBuffering implements Approach {
             this.bytes = buffer.bytes();
             this.own = new byte[bufferSize];
         }
+
+        @Override
+        public final int transfer(long fileOffset, int from, int to, Stonewall stonewall) throws IOException {
+            long at = fileOffset + from;
+            if (to - from > own.length) {
+                directly(at, from, to - from);
+            } else {
+                buffered(at, from, to - from);
+            }
+            return to;
+        }
+
+        /** An operation larger than the buffer, straight to or from the array. */
+        abstract void directly(long at, int from, int length) throws IOException;
+
+        abstract void buffered(long at, int from, int length) throws IOException;
     }
 
     private static final class Writer extends Buffered {
@@ -49,20 +65,17 @@ public final class DirectBuffering implements Approach {
             super(file, IoMode.WRITE, buffer, bufferSize);
         }
 
-        @Override
-        public int transfer(long fileOffset, int from, int to, Stonewall stonewall) throws IOException {
-            long at = fileOffset + from;
-            int length = to - from;
+        @Override void directly(long at, int from, int length) throws IOException {
+            if (used > 0) flush();
+            file.seek(at);
+            file.write(bytes, from, length);
+        }
+
+        @Override void buffered(long at, int from, int length) throws IOException {
             if (used > 0 && (at != start + used || used + length > own.length)) flush();
-            if (length > own.length) {
-                file.seek(at);
-                file.write(bytes, from, length);
-                return to;
-            }
             if (used == 0) start = at;
             System.arraycopy(bytes, from, own, used, length);
             used += length;
-            return to;
         }
 
         private void flush() throws IOException {
@@ -90,18 +103,14 @@ public final class DirectBuffering implements Approach {
             super(file, IoMode.READ, buffer, bufferSize);
         }
 
-        @Override
-        public int transfer(long fileOffset, int from, int to, Stonewall stonewall) throws IOException {
-            long at = fileOffset + from;
-            int length = to - from;
-            if (length > own.length) {
-                file.seek(at);
-                file.readFully(bytes, from, length);
-                return to;
-            }
+        @Override void directly(long at, int from, int length) throws IOException {
+            file.seek(at);
+            file.readFully(bytes, from, length);
+        }
+
+        @Override void buffered(long at, int from, int length) throws IOException {
             if (at < start || at + length > start + used) refill(at, length);
             System.arraycopy(own, (int) (at - start), bytes, from, length);
-            return to;
         }
 
         /** One read of up to a buffer's worth at {@code at}; the file may end sooner, but not before {@code needed} bytes. */

@@ -15,6 +15,6 @@ public final class RawStream implements Approach {
 
     @Override
     public TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) throws IOException {
-        return ByteStreamIo.open(file, mode, buffer, 0);
+        return BufferedStream.byteStreams(file, mode, buffer, 0);
     }
 }
