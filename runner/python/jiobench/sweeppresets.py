@@ -15,8 +15,8 @@ from .sweepplan import UsageError
 
 # Every phase ends 0.2 s after its barrier (-D): unbuffered 1-byte operations move a few MiB by
 # then. The runner plans every transfer ahead (36 bytes each), so a 16 MiB block is the most that
-# 1-byte operations leave room for in a default heap; phases of 64 KiB operations and larger end
-# within milliseconds and are marked short. One warm-up and three measured repetitions give each
+# 1-byte operations leave room for in a default heap; phases of 512 B operations and larger end
+# within 50 ms and are marked short. One warm-up and three measured repetitions give each
 # point a median.
 SHARED = ("-b", "16MiB", "-D", "0.2", "-i", "3", "--warmup", "1")
 
