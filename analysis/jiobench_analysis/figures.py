@@ -1,8 +1,9 @@
 """The paper-style figures: aggregate MiB/s on a log axis, one line per approach, write | read.
 
 Approaches differ by orders of magnitude, hence the log axis. The reference approach (c-posix,
-else raw-bytes) is drawn thick, dashed and black; bars span the min..max of the repetitions;
-a stonewalled point (its phase hit the deadline) has a hollow marker.
+else raw-bytes) is drawn thick, dashed and black, the other C approaches dashed in colour; bars
+span the min..max of the repetitions; a stonewalled point (its phase hit the deadline) has a
+hollow marker.
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from .units import format_size, plural
 matplotlib.use("Agg")  # files only, never a display; figures are drawn without pyplot's state
 
 MARKERS = "osD^v<>ph*P"
+C_PREFIX = "c-"  # the C approaches (c-posix, c-swap, c-stdio): dashed, so Java and C lines part at a glance
 DODGE = 0.025  # octaves between neighbouring approaches' markers on a log2 x-axis
 ERROR_BARS = "bars: min–max over repetitions"
 STONEWALL_NOTE = "hollow: stonewalled"
@@ -58,8 +60,9 @@ def approach_styles(approaches: Sequence[str], reference: Optional[str]) -> dict
     styles = {}
     others = [a for a in approaches if a != reference]
     for index, approach in enumerate(others):
-        styles[approach] = dict(color=colors[index % len(colors)], linestyle="-", linewidth=1.8,
-                                marker=MARKERS[index % len(MARKERS)])
+        native = approach.startswith(C_PREFIX)
+        styles[approach] = dict(color=colors[index % len(colors)], linestyle="--" if native else "-",
+                                linewidth=2.6 if native else 1.8, marker=MARKERS[index % len(MARKERS)])
     if reference:
         styles[reference] = dict(color="black", linestyle="--", linewidth=3.0, marker="s")
     return styles
@@ -101,71 +104,34 @@ def _set_rate_axis(ax, rows: pd.DataFrame) -> None:
     ax.yaxis.set_minor_formatter(NullFormatter())
 
 
+BANDWIDTH_LABEL = "aggregate bandwidth (MiB/s, log scale)"
+
+
 def bandwidth_figure(rows: pd.DataFrame, x: str, approaches: Sequence[str], styles: dict[str, dict],
-                     reference: Optional[str], title: str, setting: str = "") -> Figure:
-    """Write and read panels side by side; x on a log2 axis (evenly spaced names for a named
-    axis such as the JVM), or, when the rows hold one value of x only, one column per approach
-    (the reference also as a horizontal line). The rows' means must be positive and finite: a
-    log axis has no place for others."""
+                     reference: Optional[str], title: str, setting: str = "", y_label: str = BANDWIDTH_LABEL,
+                     split: Optional[str] = None) -> Figure:
+    """Write and read panels side by side, a row of them per value of `split` where given (in the
+    rows' order); x on a
+    log2 axis (evenly spaced names for a named axis such as the JVM), or, when the rows hold one
+    value of x only, one column per approach (the reference also as a horizontal line). The rows'
+    means must be positive and finite: a log axis has no place for others."""
     ops = [op for op in OPS if (rows["op"] == op).any()]
     present = [a for a in approaches if (rows["approach"] == a).any()]
     named = x in NAMED_AXES
     values = sorted({str(v) for v in rows[x]}) if named else sorted({float(v) for v in rows[x]})
     categorical = len(values) == 1
-    label, tick = X_AXES[x]
+    parts = list(dict.fromkeys(rows[split])) if split else [None]
     width = max(5.2, 0.55 * len(present) + 2.2) if categorical else 5.2
-    figure = Figure(figsize=(width * len(ops) + 0.4, 4.9), layout="constrained")
-    axes = figure.subplots(1, len(ops), sharey=True, squeeze=False)[0]
-    for ax, op in zip(axes, ops):
-        for position, approach in enumerate(present):
-            series = rows[(rows["op"] == op) & (rows["approach"] == approach)]
-            if series.empty:
-                continue
-            series = series.assign(_x=series[x].map(lambda v: values.index(str(v))) if named
-                                   else series[x].astype(float)).sort_values("_x")
-            style = styles[approach]
-            offset = position - (len(present) - 1) / 2
-            if categorical:
-                xs = pd.Series([position] * len(series), index=series.index)
-            elif named:  # approaches a little apart, so that their bars do not hide one another
-                xs = series["_x"] + NAMED_DODGE * offset
-            else:
-                xs = series["_x"] * 2 ** (DODGE * offset)
-            if categorical and approach == reference:
-                ax.axhline(series["mean"].iloc[0], color=style["color"], linestyle=style["linestyle"],
-                           linewidth=style["linewidth"], zorder=1)
-            if not categorical:
-                ax.plot(xs, series["mean"], color=style["color"], linestyle=style["linestyle"],
-                        linewidth=style["linewidth"], zorder=2)
-            for hollow in (False, True):
-                part = series["stonewalled"] == hollow
-                if not part.any():
-                    continue
-                mean = series["mean"][part]
-                ax.errorbar(xs[part], mean, yerr=[mean - series["min"][part], series["max"][part] - mean],
-                            fmt=style["marker"], linestyle="none", color=style["color"], markersize=7,
-                            markerfacecolor="white" if hollow else style["color"],
-                            markeredgewidth=1.5, capsize=4, elinewidth=1.2, zorder=3)
-        ax.set_title(op, fontsize=12, fontweight="bold")
-        ax.grid(True, which="major", alpha=0.35)
-        ax.grid(True, which="minor", axis="y", alpha=0.12)
-        if categorical:
-            ax.set_xticks(range(len(present)), present, rotation=25, ha="right")
-            ax.set_xlim(-0.6, len(present) - 0.4)
-            ax.set_xlabel(f"approach  ({X_NAMES[x]} {tick(values[0])})")
-        elif named:
-            ax.set_xticks(range(len(values)), values)
-            ax.set_xlim(-0.5, len(values) - 0.5)
-            ax.set_xlabel(label)
-        else:
-            ax.set_xscale("log", base=2)
-            ax.set_xticks(values, [tick(v) for v in values])
-            ax.xaxis.set_minor_locator(NullLocator())
-            span = values[-1] / values[0]
-            ax.set_xlim(values[0] / span ** 0.08, values[-1] * span ** 0.08)
-            ax.set_xlabel(label)
-    axes[0].set_ylabel("aggregate bandwidth (MiB/s, log scale)")
-    _set_rate_axis(axes[0], rows)
+    figure = Figure(figsize=(width * len(ops) + 0.4, 4.9 + 3.6 * (len(parts) - 1)), layout="constrained")
+    axes = figure.subplots(len(parts), len(ops), sharey=True, squeeze=False)
+    for row_axes, part in zip(axes, parts):
+        mine = rows if split is None else rows[rows[split] == part]
+        for ax, op in zip(row_axes, ops):
+            _draw_panel(ax, mine[mine["op"] == op], x, values, present, styles, reference)
+            ax.set_title(op if split is None else f"{op}, {split.replace('_', ' ')} {part}",
+                         fontsize=12, fontweight="bold")
+        row_axes[0].set_ylabel(y_label)
+    _set_rate_axis(axes[0][0], rows)
 
     handles = [Line2D([], [], color=styles[a]["color"], linestyle=styles[a]["linestyle"],
                       linewidth=styles[a]["linewidth"], marker=styles[a]["marker"],
@@ -179,6 +145,64 @@ def bandwidth_figure(rows: pd.DataFrame, x: str, approaches: Sequence[str], styl
                   frameon=False, fontsize=9)
     figure.suptitle(f"{title}\n{setting}" if setting else title, fontsize=12)
     return figure
+
+
+def _draw_panel(ax, rows: pd.DataFrame, x: str, values: list, present: Sequence[str], styles: dict[str, dict],
+                reference: Optional[str]) -> None:
+    """One op's lines, markers and min..max bars, and the panel's x axis."""
+    named = x in NAMED_AXES
+    categorical = len(values) == 1
+    label, tick = X_AXES[x]
+    for position, approach in enumerate(present):
+        series = rows[rows["approach"] == approach]
+        if series.empty:
+            continue
+        series = series.assign(_x=series[x].map(lambda v: values.index(str(v))) if named
+                               else series[x].astype(float)).sort_values("_x")
+        style = styles[approach]
+        offset = position - (len(present) - 1) / 2
+        if categorical:
+            xs = pd.Series([position] * len(series), index=series.index)
+        elif named:  # approaches a little apart, so that their bars do not hide one another
+            xs = series["_x"] + NAMED_DODGE * offset
+        else:
+            xs = series["_x"] * 2 ** (DODGE * offset)
+        if categorical and approach == reference:
+            ax.axhline(series["mean"].iloc[0], color=style["color"], linestyle=style["linestyle"],
+                       linewidth=style["linewidth"], zorder=1)
+        if not categorical:
+            ax.plot(xs, series["mean"], color=style["color"], linestyle=style["linestyle"],
+                    linewidth=style["linewidth"], zorder=2)
+        for hollow in (False, True):
+            part = series["stonewalled"] == hollow
+            if not part.any():
+                continue
+            mean = series["mean"][part]
+            ax.errorbar(xs[part], mean, yerr=[mean - series["min"][part], series["max"][part] - mean],
+                        fmt=style["marker"], linestyle="none", color=style["color"], markersize=7,
+                        markerfacecolor="white" if hollow else style["color"],
+                        markeredgewidth=1.5, capsize=4, elinewidth=1.2, zorder=3)
+    ax.grid(True, which="major", alpha=0.35)
+    ax.grid(True, which="minor", axis="y", alpha=0.12)
+    if categorical:
+        ax.set_xticks(range(len(present)), present, rotation=25, ha="right")
+        ax.set_xlim(-0.6, len(present) - 0.4)
+        ax.set_xlabel(f"approach  ({X_NAMES[x]} {tick(values[0])})")
+    elif named:
+        ax.set_xticks(range(len(values)), values)
+        ax.set_xlim(-0.5, len(values) - 0.5)
+        ax.set_xlabel(label)
+    else:
+        ax.set_xscale("log", base=2)
+        span = values[-1] / values[0]
+        closest = min(b / a for a, b in zip(values, values[1:]))
+        # Neighbours a small part of the axis apart (512 B, 1 KiB on 128 B..10 MiB): slanted labels.
+        slanted = math.log(closest) < 0.1 * math.log(span)
+        ax.set_xticks(values, [tick(v) for v in values], rotation=30 if slanted else 0,
+                      ha="right" if slanted else "center")
+        ax.xaxis.set_minor_locator(NullLocator())
+        ax.set_xlim(values[0] / span ** 0.08, values[-1] * span ** 0.08)
+        ax.set_xlabel(label)
 
 
 def save_figure(figure: Figure, out_dir: Path, stem: str) -> tuple[Path, Path]:

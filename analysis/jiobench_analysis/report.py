@@ -16,10 +16,11 @@ from typing import Optional, Sequence
 
 from .compare import SIGNIFICANCE, compare, compare_cells, matched, write_compare
 from .figures import draw_figures, setting_line
+from .operations import draw_preset_figure
 from .page import render
 from .points import approach_order, bandwidth_points, phase_rows, reference_approach, varied_parameters
 from .runs import SCHEMA, ReportError, load_runs
-from .sweeps import shortfall_line, shortfalls
+from .sweeps import presets, shortfall_line, shortfalls
 from .tables import write_tables
 from .terminal import summary_table, text_table, wrap
 from .units import plural
@@ -94,7 +95,11 @@ def make_report(inputs: Sequence[str], out_dir: Path) -> Path:
     reference = reference_approach(approaches)
     phases = phase_rows(runs, parameters)
     written = write_tables(points, phases, parameters, reference, out_dir)
-    figures = draw_figures(points, parameters, approaches, reference, out_dir, setting_line(runs, parameters))
+    setting = setting_line(runs, parameters)
+    # A preset sweep's paper figure leads: it is what the sweep was made for.
+    figures = [figure for figure in (draw_preset_figure(points, runs, parameters, approaches, reference, out_dir,
+                                                        setting, preset) for preset in presets(inputs)) if figure]
+    figures += draw_figures(points, parameters, approaches, reference, out_dir, setting)
     for figure in figures:
         written += [figure.png, figure.svg]
     page = out_dir / "report.html"

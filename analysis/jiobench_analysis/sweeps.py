@@ -60,5 +60,16 @@ def shortfalls(inputs: Iterable[str]) -> list[Shortfall]:
     return [fall for directory in sweep_directories(inputs) for fall in examine(directory)[1]]
 
 
+def presets(inputs: Iterable[str]) -> list[dict]:
+    """The presets (jiobench sweep --preset) of the sweeps among the inputs, each once: the
+    figure of the paper that each redraws."""
+    found: list[dict] = []
+    for directory in sweep_directories(inputs):
+        preset = sweepfile.read(directory).get("preset")
+        if preset and preset not in found:
+            found.append(preset)
+    return found
+
+
 def shortfall_line(fall: Shortfall) -> str:
     return f"{fall.point} ({fall.label}): {fall.kind}: {fall.why}"

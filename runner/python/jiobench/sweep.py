@@ -1,7 +1,7 @@
 """`jiobench sweep`: one description of a campaign, one `jiobench run` per point, the states of
 all points, and a report at the end.
 
-  jiobench sweep --dir DIR [--procs 1,2,4] [--nodes 1,2] [--tasks-per-node N] [--vary NAME=V1,V2,...]
+  jiobench sweep --dir DIR [--preset NAME] [--procs 1,2,4] [--nodes 1,2] [--tasks-per-node N] [--vary NAME=V1,V2,...]
                  [--partition P] [--account A] [--time T] [--exclusive] [--launcher-args ARGS]
                  [--submit | --allocation | --here] -- RUNNER-OPTIONS
   jiobench sweep status DIR
@@ -20,11 +20,12 @@ import os
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 from typing import Optional, Sequence
 
-from . import batch, sweepfile
+from . import batch, sweepfile, sweeppresets
 from .cli import OneLineParser
 from .sweepjobs import check_slurm, render_all, run_words
 from .sweepplan import LAUNCHERS, SWEEP_OWNS, UsageError, check_points, plan, seconds, tasks_per_node, varied
@@ -126,13 +127,18 @@ def say(message: str, code: int) -> int:
 
 def parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
-        prog="jiobench sweep", description=__doc__.split("\n\n")[2].replace("\n", " "),
+        prog="jiobench sweep", description=textwrap.fill(__doc__.split("\n\n")[2].replace("\n", " "), 79),
         usage="jiobench sweep --dir DIR [OPTIONS] [--submit | --allocation | --here] -- RUNNER-OPTIONS\n"
               "       jiobench sweep status DIR\n       jiobench sweep --resume DIR [--submit | --allocation | --here]",
-        epilog="Lists are comma-separated. Runner options go after '--' ('jiobench run -- --help' lists them).")
+        epilog="Lists are comma-separated. Runner options go after '--' ('jiobench run -- --help'\nlists them).\n\n"
+               "Presets (--preset NAME; docs/sweep.md):\n" + sweeppresets.help_lines(),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--dir", type=Path, help="the sweep's directory, which must not exist yet")
     parser.add_argument("--resume", type=Path, metavar="DIR",
                         help="run again the points of DIR without a complete run file")
+    parser.add_argument("--preset", metavar="NAME",
+                        help="a named sweep (below): its lists and runner options, which --vary and the runner "
+                             "options after '--' replace option by option")
     parser.add_argument("--procs", default="1", metavar="LIST", help="process counts (default: 1)")
     parser.add_argument("--nodes", metavar="LIST", help="node counts; each pairs with the process counts it holds")
     parser.add_argument("--tasks-per-node", metavar="N", help="tasks per node (Slurm's --ntasks-per-node)")
@@ -185,6 +191,9 @@ def new_sweep(options, argv: list[str]) -> int:
     for name in names:
         if names.count(name) > 1:
             raise UsageError(f"--vary {name} is given twice")
+    preset = None
+    if options.preset:
+        dimensions, options.runner_args, preset = sweeppresets.apply(options.preset, dimensions, options.runner_args)
     for launcher_option in ("java", "jvm-args", "launcher"):
         if launcher_option in names and getattr(options, launcher_option.replace("-", "_")):
             raise UsageError(f"--{launcher_option} and --vary {launcher_option}: give it in one place")
@@ -199,7 +208,7 @@ def new_sweep(options, argv: list[str]) -> int:
         "launcher_args": options.launcher_args,
         "slurm": {"partition": options.partition, "account": options.account, "time": options.time,
                   "exclusive": options.exclusive, "tasks_per_node": tasks_per_node(options)},
-        "points": points, "report": None,
+        "points": points, "report": None, "preset": preset,
     }
     if options.mode in ("submit", "allocation"):
         check_slurm(manifest, points, options.mode)

@@ -1,0 +1,106 @@
+"""Named sweeps (`jiobench sweep --preset NAME`): Xu and Guo's experiments ("An In-Depth
+Examination of Java I/O Performance and Possible Tuning Strategies", sections 3 and 4) as the
+lists a sweep varies and the runner options every point shares, sized so that each runs in about
+a minute on a 2-core machine with --here (docs/sweep.md says why each is what it is).
+
+A preset is only a sweep's description: the user's `--vary` of the same option replaces the
+preset's list, and the user's runner options after `--` replace the preset's option of the same
+name. The manifest keeps the preset's name and the figure of the paper its report draws.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .sweepplan import UsageError
+
+# Every phase ends 0.2 s after its barrier (-D): unbuffered 1-byte operations move a few MiB by
+# then. The runner plans every transfer ahead (36 bytes each), so a 16 MiB block is the most that
+# 1-byte operations leave room for in a default heap; phases of 512 B operations and larger end
+# within 50 ms and are marked short. One warm-up and three measured repetitions give each
+# point a median.
+SHARED = ("-b", "16MiB", "-D", "0.2", "-i", "3", "--warmup", "1")
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    summary: str  # one line of `jiobench sweep --help`
+    vary: tuple[tuple[str, tuple[str, ...]], ...]
+    runner_args: tuple[str, ...]
+    x: str  # the run file parameter the report's figure has on its x axis
+    split: str | None  # a parameter whose values get a row of panels each
+    paper: str  # the paper's figure the report's figure redraws
+
+
+PRESETS = {preset.name: preset for preset in (
+    Preset("xu-guo-opsize", "operation size 1 B..1 MiB: unbuffered Java, JNI, C (Fig. 4.13)",
+           (("-t", ("1", "8", "64", "512", "4KiB", "64KiB", "1MiB")),),
+           ("-a", "raw-stream,raw-bytes,bulk-jni,c-posix", "--type", "byte", "--order", "sequential", *SHARED),
+           "transfer_size", None, "Xu and Guo, Figure 4.13: sequential access for different operation sizes"),
+    Preset("xu-guo-buffer", "buffer size 128 B..10 MiB at 1-byte operations (Figs. 4.5, 4.7)",
+           (("--buffer-size", ("128", "512", "1KiB", "4KiB", "64KiB", "1MiB", "10MiB")),),
+           ("-a", "buffered-stream,direct-buffering,c-stdio,raw-stream", "--type", "byte", "-t", "1",
+            "--order", "sequential", *SHARED),
+           "buffer_size", None, "Xu and Guo, Figures 4.5 and 4.7: buffering strategies and sequential access "
+           "for direct buffering, at 1-byte operations"),
+    Preset("xu-guo-random", "sequential vs random order at 1 B, 64 B, 4 KiB (Figs. 4.1, 4.3)",
+           (("--order", ("sequential", "random")), ("-t", ("1", "64", "4KiB"))),
+           ("-a", "raw-stream,raw-bytes,c-posix", "--type", "byte", *SHARED),
+           "transfer_size", "order", "Xu and Guo, Figures 4.1 and 4.3 (raw I/O at 1-byte operations, sequential "
+           "and random) and 4.13, 4.14 (operation sizes)"),
+    Preset("xu-guo-jni", "a JNI call per operation vs C, 1 B..64 KiB (Fig. 4.15)",
+           (("-t", ("1", "8", "64", "512", "4KiB", "64KiB")),),
+           ("-a", "bulk-jni,c-posix,raw-bytes", "--type", "byte", "--order", "sequential", *SHARED),
+           "transfer_size", None, "Xu and Guo, Figure 4.15: elapsed time of three implementations (JNI, Java, C)"),
+)}
+
+# The runner's long names of the short options the presets give (its --help lists them), so that
+# `-- --block-size 64MiB` replaces a preset's `-b`.
+LONG_NAMES = {"-a": "--approach", "-b": "--block-size", "-t": "--transfer-size", "-D": "--deadline",
+              "-i": "--repetitions"}
+
+
+def canonical(name: str) -> str:
+    """An option's one name: `--block-size` and `-b` are both `-b`."""
+    return next((short for short, long in LONG_NAMES.items() if name == long), name)
+
+
+def option_name(word: str) -> str | None:
+    """The option a runner word gives (`-b`, `--block-size=1GiB`, `-b1GiB` are `-b`), or None
+    for a value."""
+    if not word.startswith("-") or word == "-" or word[1:2].isdigit():
+        return None
+    if word.startswith("--"):
+        return canonical(word.split("=", 1)[0])
+    return word[:2]
+
+
+def pairs(words: tuple[str, ...]) -> list[tuple[str, str]]:
+    """A preset's runner options, all of which take a value, as (option, value)."""
+    return list(zip(words[::2], words[1::2]))
+
+
+def help_lines() -> str:
+    width = max(map(len, PRESETS))
+    return "\n".join(f"  {name:<{width}}  {preset.summary}" for name, preset in PRESETS.items())
+
+
+def apply(name: str, vary: list[tuple[str, list[str]]], runner_args: list[str]) \
+        -> tuple[list[tuple[str, list[str]]], list[str], dict]:
+    """The sweep's lists and runner options once the preset is filled in, and the manifest's
+    record of the preset."""
+    preset = PRESETS.get(name)
+    if preset is None:
+        raise UsageError(f"--preset {name}: no such preset ({', '.join(PRESETS)})")
+    given = {canonical(option) for option, _ in vary}
+    user_options = {option_name(word) for word in runner_args} - {None}
+    for option, _ in preset.vary:
+        if option in user_options and option not in given:
+            raise UsageError(f"{option}: the preset {name} varies it; --vary {option}=V1,V2,... gives its values")
+    replaced = {canonical(option): (option, values) for option, values in vary}
+    lists = [replaced.pop(option, (option, list(values))) for option, values in preset.vary]
+    lists += list(replaced.values())
+    kept = [word for option, value in pairs(preset.runner_args)
+            if option not in user_options and option not in given for word in (option, value)]
+    record = {"name": name, "x": preset.x, "split": preset.split, "paper": preset.paper}
+    return lists, kept + runner_args, record
