@@ -33,8 +33,8 @@ public final class FfmPread implements Approach {
         int piece = buffer.piece(settings.size(this, PIECE_SIZE));
         Object array = buffer.elements().array();
         MemorySegment elements = heapSegment(array);
-        boolean swap = settings.byteOrder() != ByteOrder.nativeOrder();
-        SwappedCopy.Copier copier = SwappedCopy.loop(array);
+        boolean swap = settings.byteOrder() != ByteOrder.nativeOrder() && size > 1;
+        SwappedCopy.Copier copier = swap ? SwappedCopy.loop(array) : null;
         boolean write = mode == IoMode.WRITE;
         LibcFile libc = new LibcFile(file, write);
         Arena arena = Arena.ofConfined();
@@ -79,6 +79,7 @@ public final class FfmPread implements Approach {
 
     private static MemorySegment heapSegment(Object array) {
         return switch (array) {
+            case byte[] a -> MemorySegment.ofArray(a);
             case int[] a -> MemorySegment.ofArray(a);
             case long[] a -> MemorySegment.ofArray(a);
             case float[] a -> MemorySegment.ofArray(a);
