@@ -58,6 +58,8 @@ STARTER_PORT = "mpjexpress.mpjrun.port.1"
 POLL_S = 0.1
 # A rank's process may end before rank 0's last line has come through MPJ's relay.
 GRACE_S = 2.0
+# A peer's socket closes as its process exits, a moment before /proc shows it gone.
+PEER_DEATH_S = 0.3
 # A niodev job whose ranks' JVMs fail to start leaves MPJ's starter waiting for them for ever; a
 # daemon of this run's own that has run none of the job's JVMs for this long tells of it.
 NO_RANKS_S = 15.0
@@ -330,7 +332,8 @@ class Job:
                 elif message["type"] == "finished":
                     self.finished = True
                 elif message["type"] == "abort":
-                    raise JobBroken(message["message"])
+                    raise JobBroken(self._dead_rank(besides=message.get("rank"), within=PEER_DEATH_S)
+                                    or message["message"])
                 yield message
             elif MPJ_CHATTER.match(line):
                 stopped = RANK_STOPPED.match(line)
@@ -352,11 +355,25 @@ class Job:
             elif time.monotonic() - self.ranks_seen > NO_RANKS_S:
                 raise JobBroken("the ranks' JVMs ended before the ranks started")
         if not self.finished:
-            for rank, (host, pid) in enumerate(zip(self.hosts, self.pids)):
-                if same_host(host) and not alive(pid):
-                    self._ended(f"rank {rank}'s JVM (pid {pid}) ended in the middle of the run")
+            dead = self._dead_rank()
+            if dead:
+                self._ended(dead)
         if self.first_end and not self.finished and time.monotonic() - self.first_end[0] > GRACE_S:
             raise JobBroken(self.first_end[1])
+
+    def _dead_rank(self, besides: Optional[int] = None, within: float = 0) -> Optional[str]:
+        """What a rank whose JVM died tells, looking for up to `within` seconds, leaving out the
+        JVM of rank `besides` (which may be ending on its own): a rank that lost its peer in a
+        collective reports that first, but the peer's death is the cause."""
+        deadline = time.monotonic() + within
+        spared = self.pids[besides] if besides is not None and besides < len(self.pids) else None
+        while True:
+            for rank, (host, pid) in enumerate(zip(self.hosts, self.pids)):
+                if same_host(host) and pid != spared and not alive(pid):
+                    return f"rank {rank}'s JVM (pid {pid}) ended in the middle of the run"
+            if time.monotonic() >= deadline:
+                return None
+            time.sleep(POLL_S / 2)
 
     def _ours(self, pid: int) -> bool:
         """Whether a process id still names one of this job's JVMs (not a process that reused it)."""
