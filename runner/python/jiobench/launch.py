@@ -28,7 +28,7 @@ from typing import Optional
 from mpi4py import MPI
 
 from . import collect, filesystems, runfile
-from .launching import empty_created, fork_tasks, slurm_environment
+from .launching import empty, files_to_empty, fork_tasks, slurm_environment
 from .mpi import EXIT_CODE_MARKER, RANK_OVERHEAD_BYTES, reorder_shift
 
 # Polling keeps a waiting launcher off the CPU its JVM (or another rank's) is measuring with;
@@ -230,6 +230,7 @@ class Rank:
         self.stop_signal: Optional[str] = None
         self.collector: Optional[collect.Collector] = None
         self.created: list[str] = []
+        self.to_empty: list[str] = []  # emptied before every JVM after the first
         self.keep = False
         self.ending: Optional[dict] = None  # what ended the run early, as the run file says
         self.problems: list[str] = []  # rank 0: what the JVMs said went wrong
@@ -313,7 +314,7 @@ class Rank:
         jvm, ready, outcome = None, None, (0, "")
         if self.stop_signal is None and task != "first":
             try:
-                empty_created(self.created)
+                empty(self.to_empty)
             except OSError as problem:
                 outcome = (1, f"cannot empty {problem.filename} for {start}: {problem.strerror}")
         if self.stop_signal is None and outcome[0] == 0:
@@ -421,6 +422,7 @@ class Rank:
         self.watch()
         jvm, ready, starts = self.start_fork("first")
         self.created = ready["created"] if ready else []
+        self.to_empty = files_to_empty(ready) if ready else []
         if self.ending is not None:
             if jvm is not None:
                 jvm.answer("stop")

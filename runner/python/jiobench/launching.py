@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 from typing import Optional
 
+from .filesystems import NETWORK_TYPES
+
 
 def fork_tasks(parameters: dict) -> list[str]:
     """The JVMs of the run after the first, as tasks "FORK:APPROACH-INDEX": fork 1 of every
@@ -18,14 +20,21 @@ def fork_tasks(parameters: dict) -> list[str]:
     return tasks[1:]  # fork 1 of the first approach is the first JVM
 
 
-def empty_created(created: list[str]) -> None:
-    """Before every JVM of the run after the first: the files this rank created start empty again,
-    as they did for the first approach, so that no approach writes into what another left. The
-    page cache keeps the shape the last writes gave a file (a file written in 8 MiB calls is held
-    in large folios, into which a 1-byte pwrite costs 15 times what it costs in an empty file, on
-    Linux 6.18 ext4), and a later approach would measure its predecessor's traces. A file the run
-    did not create is never touched."""
-    for path in created:
+def files_to_empty(ready: dict) -> list[str]:
+    """The files to empty before every JVM of the run after the first (its first JVM's ready
+    message says what it created and where): those this rank created, as they were for the first
+    approach, so that no approach writes into what another left. The page cache keeps the shape
+    the last writes gave a file (a file written in 8 MiB calls is held in large folios, into which
+    a 1-byte pwrite costs 15 times what it costs in an empty file, on Linux 6.18 ext4). A file the
+    run did not create is never touched, nor one on a network file system, where a truncation
+    reaches the servers later (GlusterFS removes shards in the background: a file rewritten at
+    once came out 256 KiB too long)."""
+    filesystem = ready["environment"].get("filesystem") or {}
+    return [] if NETWORK_TYPES.match(filesystem.get("type") or "") else list(ready["created"])
+
+
+def empty(files: list[str]) -> None:
+    for path in files:
         os.truncate(path, 0)
 
 

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Iterator, Optional
 
 from . import collect, runfile
-from .launching import empty_created, fork_tasks, slurm_environment
+from .launching import empty, files_to_empty, fork_tasks, slurm_environment
 
 LAUNCHERS = {"mpj-multicore": "multicore", "mpj-niodev": "niodev"}
 # MPJ_HOME names another installation, such as MPJ Express's own release; Debian's by default.
@@ -467,7 +467,7 @@ class MpjRun:
         try:
             for task in [None, *fork_tasks(ready["parameters"])]:
                 if task is not None:
-                    empty_created(ready["created"])
+                    empty(files_to_empty(ready))
                     started = self.started(self.start(task))
                     if not isinstance(started, dict):
                         code, incomplete = max(code, started), collect.failure(f"the JVMs of task {task} did not start")
