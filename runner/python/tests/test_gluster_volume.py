@@ -202,20 +202,26 @@ def test_a_usage_mistake_is_one_line_and_exit_2(tmp_path, args):
 
 
 def test_a_brick_killed_mid_run_fails_the_phase_and_keeps_the_ones_before(tmp_path):
-    """A volume of its own: this one loses a server."""
+    """A volume of its own: this one loses a server, one that holds a shard the run writes. The
+    file exists whole before the run (a shard created after the loss may go to another brick)."""
     directory = tmp_path / "volume"
     started = volume_script("start", str(directory))
     assert started.returncode == 0, started.stderr
     try:
         mount = directory / "mnt"
+        (mount / "f.dat").write_bytes(bytes(64 << 20))
+        base = next((directory / "bricks").glob("*/f.dat"))
+        gfid = uuid.UUID(bytes=os.getxattr(base, "trusted.gfid"))
+        holder = next(brick for brick in (directory / "bricks").iterdir() if any((brick / ".shard").glob(f"{gfid}.*")))
+        status = volume_script("status", str(directory)).stdout
+        brick = next(int(line.rsplit(" ", 1)[1]) for line in status.splitlines()
+                     if line.startswith(f"brick {holder} pid "))
         job = subprocess.Popen([str(JIOBENCH), "run", "-n", "2", "--", "-a", "calibrate,raw-bytes",
-                                "--calibrate-rate", "16MiB", "-b", "32MiB", "-t", "4MiB", "--warmup", "0",
-                                "-o", str(mount / "f.dat"), "--results", str(tmp_path / "results")],
+                                "--calibrate-rate", "16MiB", "-b", "32MiB", "-t", "4MiB", "--warmup", "0", "-e",
+                                "--overwrite", "-o", str(mount / "f.dat"), "--results", str(tmp_path / "results")],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
         first = job.stdout.readline()  # the header: every rank is up and calibrate runs for 4 s
         assert first.startswith("jiobench: 2 ranks"), first
-        status = volume_script("status", str(directory)).stdout
-        brick = next(int(line.rsplit(" ", 1)[1]) for line in status.splitlines() if "brick" in line and " pid " in line)
         os.kill(brick, signal.SIGKILL)
         out, err = job.communicate(timeout=180)
         assert job.returncode == 1, out + err
