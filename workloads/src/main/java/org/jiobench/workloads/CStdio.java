@@ -1,9 +1,7 @@
 package org.jiobench.workloads;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.Arrays;
 import org.jiobench.bulk.StdioFile;
 
 /**
@@ -22,30 +20,6 @@ public final class CStdio implements Approach {
     @Override
     public TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) throws IOException {
         StdioFile stdio = StdioFile.open(file, mode == IoMode.WRITE, settings.bufferSize());
-        ByteBuffer data = buffer.direct();
-        return new TransferIo() {
-            /** Part of a transfer, which a stonewall left: one operation from the slice of the buffer. */
-            @Override
-            public int transfer(long fileOffset, int from, int to, Stonewall stonewall) throws IOException {
-                stdio.transferBatch(data.slice(from, to - from), to - from, new long[] {fileOffset + from},
-                        Long.MAX_VALUE);
-                return to;
-            }
-
-            @Override
-            public int transferBatch(long[] fileOffsets, int first, int end, int size, Stonewall stonewall)
-                    throws IOException {
-                return size * stdio.transferBatch(data, size, Arrays.copyOfRange(fileOffsets, first, end),
-                        stonewall.nanosLeft());
-            }
-
-            @Override public void sync() throws IOException {
-                stdio.sync();
-            }
-
-            @Override public void close() throws IOException {
-                stdio.close();
-            }
-        };
+        return new NativeLoopIo(stdio, stdio::sync, buffer.direct(), stdio::transferBatch);
     }
 }

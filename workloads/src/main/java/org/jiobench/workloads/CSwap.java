@@ -40,7 +40,7 @@ public final class CSwap implements Approach {
         }
         int size = buffer.elementSize();
         ByteBuffer piece = AlignedBuffers.pageAligned(buffer.piece(settings.size(this, PIECE_SIZE)));
-        return new NativeLoopIo(posix, buffer.direct(), (data, length, offsets, nanosLeft) ->
+        return new NativeLoopIo(posix, posix::fsync, buffer.direct(), (data, length, offsets, nanosLeft) ->
                 posix.transferSwappedBatch(write, data, size, piece, length, offsets, nanosLeft));
     }
 }

@@ -1,5 +1,6 @@
 package org.jiobench.workloads;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -16,19 +17,27 @@ final class NativeLoopIo implements TransferIo {
         int run(ByteBuffer data, int length, long[] offsets, long nanosLeft) throws IOException;
     }
 
-    private final PosixFile posix;
+    /** What forces the written data to storage. */
+    @FunctionalInterface
+    interface Sync {
+        void run() throws IOException;
+    }
+
+    private final Closeable file;
+    private final Sync sync;
     private final ByteBuffer data;
     private final Loop loop;
 
-    NativeLoopIo(PosixFile posix, ByteBuffer data, Loop loop) {
-        this.posix = posix;
+    NativeLoopIo(Closeable file, Sync sync, ByteBuffer data, Loop loop) {
+        this.file = file;
+        this.sync = sync;
         this.data = data;
         this.loop = loop;
     }
 
     /** The loop of a buffer that already holds the file's bytes. */
     static NativeLoopIo inFileOrder(PosixFile posix, ByteBuffer data, boolean write) {
-        return new NativeLoopIo(posix, data,
+        return new NativeLoopIo(posix, posix::fsync, data,
                 (bytes, length, offsets, nanosLeft) -> posix.transferBatch(write, bytes, length, offsets, nanosLeft));
     }
 
@@ -49,11 +58,11 @@ final class NativeLoopIo implements TransferIo {
 
     @Override
     public void sync() throws IOException {
-        posix.fsync();
+        sync.run();
     }
 
     @Override
     public void close() throws IOException {
-        posix.close();
+        file.close();
     }
 }
