@@ -27,8 +27,8 @@ from typing import Optional
 
 from mpi4py import MPI
 
-from . import collect, filesystems, runfile
-from .launching import empty, files_to_empty, fork_tasks, slurm_environment
+from . import collect, runfile
+from .launching import empty, files_to_empty, fork_tasks, run_environment, slurm_environment
 from .mpi import EXIT_CODE_MARKER, RANK_OVERHEAD_BYTES, reorder_shift
 
 # Polling keeps a waiting launcher off the CPU its JVM (or another rank's) is measuring with;
@@ -493,16 +493,9 @@ class Rank:
         return 1
 
     def context(self, ready: dict, hosts: list[str], per_host: dict) -> dict:
-        parameters = ready["parameters"]
-        target = parameters["file"] + (".00000000" if parameters["file_per_process"] else "")
-        environment = dict(ready["environment"],
-                           filesystem=filesystems.describe(ready["environment"]["filesystem"], target))
-        warnings = filesystems.warnings(environment["filesystem"], parameters)
-        if parameters.get("reorder") and len(per_host) == 1:
-            warnings.append("-C on one node: each rank reads its neighbour's block, which this node's page "
-                            "cache may still hold")
+        environment, warnings = run_environment(ready, per_host)
         return {
-            "parameters": parameters,
+            "parameters": ready["parameters"],
             "environment": environment,
             "hosts": hosts,
             "ranks_per_host": per_host,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from typing import Optional
 
+from . import filesystems
 from .filesystems import NETWORK_TYPES
 
 
@@ -18,6 +19,21 @@ def fork_tasks(parameters: dict) -> list[str]:
     tasks = [f"{fork}:{index}" for fork in range(1, parameters["forks"] + 1)
              for index in range(len(parameters["approaches"]))]
     return tasks[1:]  # fork 1 of the first approach is the first JVM
+
+
+def run_environment(ready: dict, ranks_per_host: dict) -> tuple[dict, list[str]]:
+    """The run's environment as its first JVM reported it, with the test file's layout where the
+    file system tells it, and the warnings: what the file system and the options change in what
+    the numbers mean."""
+    parameters = ready["parameters"]
+    target = parameters["file"] + (".00000000" if parameters["file_per_process"] else "")
+    environment = dict(ready["environment"],
+                       filesystem=filesystems.describe(ready["environment"]["filesystem"], target))
+    warnings = filesystems.warnings(environment["filesystem"], parameters, sum(ranks_per_host.values()))
+    if parameters.get("reorder") and len(ranks_per_host) == 1:
+        warnings.append("-C on one node: each rank reads its neighbour's block, which this node's page "
+                        "cache may still hold")
+    return environment, warnings
 
 
 def files_to_empty(ready: dict) -> list[str]:

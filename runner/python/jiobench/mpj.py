@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Iterator, Optional
 
 from . import collect, runfile
-from .launching import empty, files_to_empty, fork_tasks, slurm_environment
+from .launching import empty, files_to_empty, fork_tasks, run_environment, slurm_environment
 
 LAUNCHERS = {"mpj-multicore": "multicore", "mpj-niodev": "niodev"}
 # MPJ_HOME names another installation, such as MPJ Express's own release; Debian's by default.
@@ -442,11 +442,13 @@ class MpjRun:
         return self.current
 
     def context(self, ready: dict, job: Job) -> dict:
+        per_host = dict(Counter(job.hosts))
+        environment, warnings = run_environment(ready, per_host)
         return {
             "parameters": ready["parameters"],
-            "environment": ready["environment"],
+            "environment": environment,
             "hosts": job.hosts,
-            "ranks_per_host": dict(Counter(job.hosts)),
+            "ranks_per_host": per_host,
             "ranks": len(job.hosts),
             "launcher": self.options.launcher,
             "command_line": ["jiobench", "run", *self.options.original],
@@ -455,6 +457,7 @@ class MpjRun:
             "started": runfile.now(),
             "run_id": self.options.run_id,
             "slurm": slurm_environment(),
+            "warnings": warnings,
         }
 
     def execute(self) -> int:

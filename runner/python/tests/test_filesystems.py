@@ -37,11 +37,27 @@ def test_without_a_file_yet_lustre_layout_is_the_directorys(stand_in_lfs, tmp_pa
 @pytest.mark.parametrize("block, warned", [(4 << 20, False), (3 << 20, False), (1536 << 10, True), (5 << 19, True)])
 def test_blocks_that_straddle_stripes_are_warned_of(block, warned):
     said = filesystems.warnings({"path": "/lustre", "type": "lustre", "layout": {"stripe_size": 1 << 20}},
-                                {"block_size": block})
+                                {"block_size": block}, 2)
     assert bool(said) == warned
     if warned:
         assert said[0].endswith("is not a multiple of the 1MiB stripes: neighbouring ranks write into the same "
                                 "stripe and wait for each other's locks")
+
+
+SHARDED = {"path": "/mnt/gv", "type": "fuse.glusterfs", "layout": {"shard": True, "shard_block_size": 4 << 20}}
+SIZE_WARNING = ("GlusterFS shards: ranks writing one file at once can leave its size larger than what they wrote "
+                "(GlusterFS issue 2680); reads and --verify cover only the ranks' blocks")
+
+
+@pytest.mark.parametrize("shard, write, ranks, file_per_process, warned",
+                         [(True, True, 2, False, True), (False, True, 2, False, False),
+                          (True, False, 2, False, False), (True, True, 1, False, False),
+                          (True, True, 2, True, False)],
+                         ids=["shared-file-written-by-2", "unsharded", "read-only", "one-rank", "file-per-process"])
+def test_a_sharded_file_written_by_several_ranks_is_warned_of_its_size(shard, write, ranks, file_per_process, warned):
+    filesystem = dict(SHARDED, layout=dict(SHARDED["layout"], shard=shard))
+    parameters = {"block_size": 4 << 20, "write": write, "file_per_process": file_per_process}
+    assert filesystems.warnings(filesystem, parameters, ranks) == ([SIZE_WARNING] if warned else [])
 
 
 def test_other_file_systems_have_no_layout(tmp_path):

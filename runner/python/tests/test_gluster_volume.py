@@ -106,16 +106,21 @@ def test_a_shared_file_is_striped_as_shards_over_every_brick(volume, tmp_path):
     run = jiobench_on(tmp_path / "results", "-a", "raw-bytes,c-posix", "-b", "128MiB", "-t", "4MiB",
                       "--warmup", "0", "--verify", "--keep", "-o", str(target))
     assert all(p["verified"] is True for p in run["phases"]), run["phases"]
-    assert target.stat().st_size == 256 << 20
     # The first 4 MiB stay in the base file; each further 4 MiB is a shard named <gfid>.<index>,
-    # on the brick its name hashes to: 63 shards over 4 bricks leave none empty.
+    # on the brick its name hashes to: 63 shards over 4 bricks leave none empty. The bricks hold
+    # exactly what was written; the size the mount reports may be more (GlusterFS issue 2680),
+    # which the run file says.
     base = next((directory / "bricks").glob("*/striped.dat"))
     gfid = uuid.UUID(bytes=os.getxattr(base, "trusted.gfid"))
-    shards = {brick.name: sorted(path.name for path in (brick / ".shard").glob(f"{gfid}.*"))
+    shards = {brick.name: sorted((brick / ".shard").glob(f"{gfid}.*"))
               for brick in sorted((directory / "bricks").iterdir())}
-    indices = sorted(int(name.rsplit(".", 1)[1]) for names in shards.values() for name in names)
+    indices = sorted(int(path.name.rsplit(".", 1)[1]) for paths in shards.values() for path in paths)
     assert indices == list(range(1, 64)), shards
-    assert all(shards.values()), {brick: len(names) for brick, names in shards.items()}
+    assert all(shards.values()), {brick: len(paths) for brick, paths in shards.items()}
+    held = [base.stat().st_size] + [path.stat().st_size for paths in shards.values() for path in paths]
+    assert held == [4 << 20] * 64
+    assert target.stat().st_size >= 256 << 20
+    assert any("GlusterFS issue 2680" in warning for warning in run["warnings"]), run["warnings"]
     target.unlink()
 
 
@@ -129,6 +134,8 @@ def test_the_run_file_records_the_volume_and_warns_of_blocks_that_straddle_shard
     assert run["warnings"] == [
         "block size 6MiB is not a multiple of the 4MiB shards: neighbouring ranks write into the same shard and wait "
         "for each other's locks",
+        "GlusterFS shards: ranks writing one file at once can leave its size larger than what they wrote "
+        "(GlusterFS issue 2680); reads and --verify cover only the ranks' blocks",
         "--drop-cache empties this node's cache of the fuse.glusterfs file; its servers may still answer reads from "
         "their own memory"]
 

@@ -119,8 +119,10 @@ def test_each_fork_is_one_mpj_job(tmp_path):
 def test_the_mpi4py_path_and_the_mpj_path_reduce_records_with_the_same_code(jiobench, tmp_path):
     """Both paths hand every phase's records to jiobench.collect, whose one reduction makes the
     phases: the same experiment gives run files of the same shape, each the reduction of its own
-    records, and the MPJ path's records reduce as the mpi4py launcher reduces what it gathers."""
-    args = ["-a", "calibrate", "-b", "16MiB", "-t", "1MiB", "--calibrate-rate", "64MiB", "-i", "2"]
+    records, and the MPJ path's records reduce as the mpi4py launcher reduces what it gathers.
+    Both describe the file system and warn of what it changes alike."""
+    args = ["-a", "calibrate", "-b", "16MiB", "-t", "1MiB", "--calibrate-rate", "64MiB", "-i", "2",
+            "--stripe-count", "2", "--stripe-ignore"]
     through_mpirun = jiobench(*args)
     through_mpj = jiobench_mpj(tmp_path, "multicore", *args)
     assert through_mpirun.code == 0 and through_mpj.code == 0, (through_mpirun, through_mpj)
@@ -131,6 +133,9 @@ def test_the_mpi4py_path_and_the_mpj_path_reduce_records_with_the_same_code(jiob
         [reduce.phase_key(p) for p in mpirun_file["phases"]]
     assert [sorted(r) for r in mpj_file["per_rank"]] == [sorted(r) for r in mpirun_file["per_rank"]]
     assert [sorted(p) for p in mpj_file["phases"]] == [sorted(p) for p in mpirun_file["phases"]]
+    assert mpj_file["environment"]["filesystem"] == mpirun_file["environment"]["filesystem"]
+    assert mpj_file["warnings"] == mpirun_file["warnings"] and "--stripe-count and --stripe-size ignored" in \
+        mpj_file["warnings"][0]
     # The records the MPJ path wrote, fed phase by phase as the mpi4py launcher feeds rank 0's
     # collector, give the same phases and summary.
     context = {"parameters": dict(mpj_file["parameters"], results=str(tmp_path / "again")),
