@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Optional
 
 from . import mpi, mpj
+from .launching import available_memory
 
 HOME = Path(os.environ.get("JIOBENCH_HOME", Path(__file__).resolve().parents[3]))
 JAR = Path(os.environ.get("JIOBENCH_JAR", HOME / "runner" / "target" / "jiobench-runner.jar"))
@@ -92,9 +93,8 @@ def check_rank_count(ranks: int) -> None:
     """Ranks that cannot all start on this node are refused before any is spawned."""
     if "SLURM_JOB_ID" in os.environ:
         return  # Slurm sized the allocation; the ranks check their hosts' memory themselves.
-    try:
-        available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError):
+    available = available_memory()
+    if available is None:
         return
     needed = ranks * mpi.RANK_OVERHEAD_BYTES
     if needed > available:

@@ -28,7 +28,7 @@ from typing import Optional
 from mpi4py import MPI
 
 from . import collect, runfile
-from .launching import empty, files_to_empty, fork_tasks, run_environment, slurm_environment
+from .launching import available_memory, empty, files_to_empty, fork_tasks, run_environment, slurm_environment
 from .mpi import EXIT_CODE_MARKER, RANK_OVERHEAD_BYTES, reorder_shift
 
 # Polling keeps a waiting launcher off the CPU its JVM (or another rank's) is measuring with;
@@ -153,18 +153,6 @@ def describe_hosts(comm) -> tuple[list[str], dict[str, int], int]:
     """Hosts of all ranks, ranks per host, and the reorder shift: one node's worth of ranks."""
     hosts = comm.allgather(MPI.Get_processor_name())
     return hosts, dict(Counter(hosts)), reorder_shift(hosts)
-
-
-def available_memory() -> Optional[int]:
-    """MemAvailable of this node, in bytes."""
-    try:
-        with open("/proc/meminfo") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return None
 
 
 def start_status(jvm: RankJvm, first: Optional[dict]) -> tuple[int, str, Optional[dict]]:
@@ -346,17 +334,21 @@ class Rank:
         """The ranks of each host need their JVMs' plans and their own overhead: more than the
         host has available is refused before anything runs."""
         need: Counter = Counter()
+        largest: Counter = Counter()  # the most one rank of the host needs
         have: dict[str, int] = {}
         for host, (plan, available) in zip(hosts, memory):
             need[host] += (plan or 0) + RANK_OVERHEAD_BYTES
+            largest[host] = max(largest[host], (plan or 0) + RANK_OVERHEAD_BYTES)
             if available is not None:
                 have[host] = available
         for host, needed in need.items():
             if host in have and needed > have[host]:
-                ranks = hosts.count(host)
-                return (f"{ranks} ranks on {host} need about {needed / 2 ** 30:.1f} GiB (their plans and JVMs), "
-                        f"more than the {have[host] / 2 ** 30:.1f} GiB it has available: use fewer ranks per "
-                        "node or lower -t")
+                fit = have[host] // largest[host]
+                return (f"{hosts.count(host)} ranks on {host} need about {needed / 2 ** 30:.1f} GiB (their plans "
+                        f"and JVMs), more than the {have[host] / 2 ** 30:.1f} GiB it has available: "
+                        + (f"run at most {fit} per node, or " if fit else "")
+                        + "shrink the plan (a lower -b or -s; with tiny transfers, whose offsets it holds, a "
+                          "larger -t)")
         return None
 
     def serve(self, jvm: RankJvm) -> Optional[int]:

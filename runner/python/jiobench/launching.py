@@ -54,6 +54,19 @@ def empty(files: list[str]) -> None:
         os.truncate(path, 0)
 
 
+def available_memory() -> Optional[int]:
+    """MemAvailable of this node, in bytes: what can be had without swapping, the page cache's
+    reclaimable part included."""
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return None
+
+
 def slurm_environment() -> Optional[dict]:
     """The Slurm job and step this run belongs to, as Slurm tells its tasks."""
     if "SLURM_JOB_ID" not in os.environ:

@@ -2,7 +2,9 @@
 left waiting, and nothing created or changed: real runs under mpirun, one per mistake."""
 from __future__ import annotations
 
+import json
 import os
+import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +13,8 @@ from typing import Callable, Optional
 import pytest
 
 from conftest import JIOBENCH
+from jiobench.launching import available_memory
+from jiobench.mpi import RANK_OVERHEAD_BYTES
 
 TRACES = ("Traceback", "Exception in thread", "\tat org.", "\tat java.", "OutOfMemoryError")
 
@@ -48,13 +52,15 @@ def make_run_file(name):
 
 
 RUN = ["-a", "raw-bytes", "-b", "64KiB", "-t", "16KiB"]
+# One rank more than this machine's free memory holds, whatever the machine.
+BEYOND = available_memory() // RANK_OVERHEAD_BYTES + 1
 
 MISTAKES = [
     # The launcher's own options.
     Mistake("ranks-zero", ["-n", "0", "--", *RUN], "-n must be at least 1"),
     Mistake("ranks-negative", ["-n", "-3", "--", *RUN], "-n must be at least 1"),
     Mistake("ranks-not-a-number", ["-n", "x", "--", *RUN], "argument -n/--ranks: invalid int value"),
-    Mistake("ranks-beyond-the-node", ["-n", "1000", "--", *RUN], "-n 1000: every rank is a launcher and a JVM"),
+    Mistake("ranks-beyond-the-node", ["-n", str(BEYOND), "--", *RUN], f"-n {BEYOND}: every rank is a launcher and a JVM"),
     Mistake("unknown-launcher", ["--launcher", "foo", "--", *RUN], "invalid choice: 'foo'"),
     Mistake("unknown-launcher-option", ["--frobnicate", "--", *RUN], "unrecognized arguments: --frobnicate"),
     Mistake("jvm-args-unclosed-quote", ["--jvm-args", "-Xmx1g '-Dx", "--", *RUN], "--jvm-args \"-Xmx1g '-Dx\": No closing"),
@@ -171,7 +177,8 @@ def test_the_form_help_shows_for_jvm_args_is_accepted(jiobench, tmp_path):
                            "-t", "1MiB", "--results", str(tmp_path / "results")], capture_output=True, text=True,
                           timeout=120, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert "-Xmx256m" in done.stdout or (tmp_path / "results").iterdir()
+    run = json.loads(Path(done.stdout.strip().splitlines()[-1]).read_text())
+    assert run["environment"]["jvm"]["args"] == ["-Xmx256m"]
 
 
 @pytest.fixture
@@ -191,3 +198,19 @@ def test_a_plan_larger_than_the_free_space_is_refused_before_anything_is_written
     assert done.returncode == 2, done.stderr
     assert done.stderr.strip().count("\n") == 0 and "the plan writes 2GiB but" in done.stderr, done.stderr
     assert not (small_filesystem / "f.dat").exists(), "no sparse file left to block the rerun"
+
+
+def test_a_plan_larger_than_the_node_s_memory_is_refused_before_it_is_built(tmp_path):
+    """Tiny transfers make a plan of many offsets: each rank's here is 60% of the memory the node
+    has available, which the JVM's own heap check lets through (-Xmx allows it), so the launcher
+    refuses the two ranks together before either builds its plan."""
+    block_mib = available_memory() * 6 // 10 // 36 // 2 ** 20  # a 1-byte transfer's plan holds 36 bytes
+    heap_gib = block_mib * 36 * 2 // 1024 + 2
+    done = subprocess.run([str(JIOBENCH), "run", "-n", "2", f"--jvm-args=-Xmx{heap_gib}g", "--", "-a", "raw-bytes",
+                           "--type", "byte", "-b", f"{block_mib}MiB", "-t", "1", "-o", str(tmp_path / "f.dat"),
+                           "--results", str(tmp_path / "results")], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert re.fullmatch(r"jiobench: error: 2 ranks on \S+ need about [\d.]+ GiB \(their plans and JVMs\), more than "
+                        r"the [\d.]+ GiB it has available: run at most 1 per node, or shrink the plan \(a lower -b or "
+                        r"-s; with tiny transfers, whose offsets it holds, a larger -t\)\n", done.stderr), done.stderr
+    assert list(tmp_path.iterdir()) == [], "nothing created"

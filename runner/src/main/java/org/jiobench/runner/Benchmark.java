@@ -23,11 +23,10 @@ final class Benchmark {
     private final World world;
     private final Task task;
     private final Targets targets;
+    private final BlockPlan writePlan;
     private final BlockPlan readPlan;
-    private final long[] writeOffsets;
-    private final long[] writeFirstElements;
-    private final long[] readOffsets;
-    private final long[] readFirstElements;
+    /** Built once the launcher has accepted the plan's memory: for tiny transfers they are most of it. */
+    private Transfers transfers;
     /** Bytes of the rank's whole plan: every transfer of every segment. */
     private final long planBytes;
     /** Bytes all ranks' writes need on the file system. */
@@ -41,14 +40,10 @@ final class Benchmark {
         this.task = world.task().resolvedFor(settings);
         MemoryNeeds.check(settings, task.approaches(settings), Runtime.getRuntime().maxMemory());
         this.targets = new Targets(settings, world.rank());
-        BlockPlan writePlan = new BlockPlan(world.rank(), world.size(), settings.blockSize(), settings.transferSize(),
+        this.writePlan = new BlockPlan(world.rank(), world.size(), settings.blockSize(), settings.transferSize(),
                 settings.segments(), settings.filePerProcess(), settings.order(), settings.seed());
         int shift = settings.reorderOffset() > 0 ? settings.reorderOffset() : world.reorderShift();
         this.readPlan = settings.reorder() ? writePlan.forRank((world.rank() + shift) % world.size()) : writePlan;
-        this.writeOffsets = writePlan.fileOffsets();
-        this.writeFirstElements = writePlan.firstElements(settings.type());
-        this.readOffsets = readPlan.fileOffsets();
-        this.readFirstElements = readPlan.firstElements(settings.type());
         this.planBytes = (long) writePlan.transferCount() * settings.transferSize();
         this.extentWritten = writePlan.fileExtent() * (settings.filePerProcess() ? world.size() : 1);
         this.timer = new PhaseTimer(settings, world);
@@ -71,6 +66,8 @@ final class Benchmark {
         Map<String, Object> environment = Environment.describe(settings.file());
         environment.put("plan_memory_bytes", MemoryNeeds.bytes(settings, task.approaches(settings)));
         if (!world.ready(settings.describe(), environment, created)) return 2;
+        transfers = new Transfers(writePlan.fileOffsets(), writePlan.firstElements(settings.type()),
+                readPlan.fileOffsets(), readPlan.firstElements(settings.type()));
         targets.remember(readPlan.rank());
         Map<Approach, TransferBuffer> buffers = new LinkedHashMap<>();
         for (Approach approach : task.approaches(settings)) {
@@ -97,12 +94,13 @@ final class Benchmark {
     /** @return the bytes each rank wrote, by rank */
     private long[] write(Approach approach, int rep, boolean warmup, TransferBuffer buffer) throws IOException {
         Path file = targets.ownFile();
-        Phase phase = new Phase(approach, IoMode.WRITE, task.fork(), rep, warmup, file, writeOffsets,
-                writeFirstElements, planBytes);
+        Phase phase = new Phase(approach, IoMode.WRITE, task.fork(), rep, warmup, file, transfers.writeOffsets(),
+                transfers.writeFirstElements(), planBytes);
         RankRecord record = timed(phase, buffer);
         if (settings.verify() && approach.dataForm() != DataForm.NONE && record.bytes() > 0) {
-            long wrong = FileCheck.firstWrongByte(file, writeOffsets, writeFirstElements, record.bytes(),
-                    settings.type(), settings.byteOrder(), (int) settings.transferSize(), settings.seed());
+            long wrong = FileCheck.firstWrongByte(file, transfers.writeOffsets(), transfers.writeFirstElements(),
+                    record.bytes(), settings.type(), settings.byteOrder(), (int) settings.transferSize(),
+                    settings.seed());
             String error = wrong < 0 ? null : Verification.describe(file, wrong);
             record = record.checked(error);
         }
@@ -112,7 +110,7 @@ final class Benchmark {
     private void read(Approach approach, int rep, boolean warmup, TransferBuffer buffer, long readable)
             throws IOException {
         Phase phase = new Phase(approach, IoMode.READ, task.fork(), rep, warmup, targets.fileOf(readPlan.rank()),
-                readOffsets, readFirstElements, readable);
+                transfers.readOffsets(), transfers.readFirstElements(), readable);
         if (settings.dropCache() && approach.dataForm() != DataForm.NONE) PageCache.drop(phase.file());
         report(phase, timed(phase, buffer));
     }
@@ -134,5 +132,10 @@ final class Benchmark {
             firstFailure = "verification failed on rank " + world.rank() + ", " + phase.label() + ": " + record.error();
         }
         return world.endPhase(record);
+    }
+
+    /** Where each transfer of the rank's write and read plans goes, and the element it starts with. */
+    private record Transfers(long[] writeOffsets, long[] writeFirstElements, long[] readOffsets,
+                             long[] readFirstElements) {
     }
 }
