@@ -27,7 +27,7 @@ from typing import Optional, Sequence
 
 from . import batch, sweepfile, sweeppresets
 from .cli import OneLineParser
-from .sweepjobs import check_slurm, render_all, run_words
+from .sweepjobs import check_slurm, launcher_of, render_all, run_words
 from .sweepplan import LAUNCHERS, SWEEP_OWNS, UsageError, check_points, plan, seconds, tasks_per_node, varied
 from .sweepstatus import refresh, show_status
 
@@ -88,7 +88,7 @@ def run_here(directory: Path, manifest: dict, points: list[dict]) -> int:
     for index, point in enumerate(points, 1):
         point.update(mode="here", job_id=None, state="RUNNING", exit_code=None)
         save_point(directory, point)
-        words = run_words(point, "mpirun", str(point["procs"]), manifest["launcher_args"])
+        words = run_words(point, launcher_of(manifest, point), str(point["procs"]), manifest["launcher_args"])
         started = time.monotonic()
         with open(directory / "logs" / f"{point['id']}.here.out", "w") as out, \
                 open(directory / "logs" / f"{point['id']}.here.err", "w") as err:
@@ -202,6 +202,11 @@ def new_sweep(options, argv: list[str]) -> int:
     if options.time:
         seconds(options.time)
     points, left_out = plan(options, dimensions)
+    for index, point in enumerate(points, start=1):
+        launcher = point["launcher"] or options.launcher or ""
+        if launcher.startswith("mpj-") and (point["nodes"] or 1) > 1:
+            raise UsageError(f"point {index} of {len(points)}, {point['id']} ({sweepfile.point_label(point)}): "
+                             f"{launcher} starts its ranks on one node; srun or mpirun spans several")
     manifest = {
         "schema": sweepfile.SCHEMA, "created": now(), "command_line": ["jiobench", "sweep", *argv],
         "launcher": options.launcher or ("mpirun" if options.mode == "here" else "srun"),

@@ -69,9 +69,8 @@ class Ranks(str):
 
 
 def run_words(point: dict, launcher: str, ranks: str, launcher_args: str) -> list[str]:
-    """What follows `jiobench run` for this point (whose own launcher, where the sweep varies it,
-    comes before the sweep's)."""
-    words = ["--launcher", point.get("launcher") or launcher, "-n", ranks, "--run-id", point["id"]]
+    """What follows `jiobench run` for this point."""
+    words = ["--launcher", launcher, "-n", ranks, "--run-id", point["id"]]
     if point["java"]:
         words += ["--java", point["java"]]
     if point["jvm_args"]:
@@ -98,31 +97,39 @@ def shell_line(prefix: str, words: list[str]) -> str:
 
 
 LAUNCHER_NOTES = {"srun": "srun --mpi=pmix starts one rank per task of the job",
-                  "mpirun": "mpirun takes its slots from the job's allocation"}
+                  "mpirun": "mpirun takes its slots from the job's allocation",
+                  "mpj-multicore": "MPJ Express runs the ranks as threads of one JVM on the job's node",
+                  "mpj-niodev": "MPJ Express starts a JVM per rank on the job's node"}
+
+
+def launcher_of(manifest: dict, point: dict) -> str:
+    """The point's own launcher where the sweep varies it, else the sweep's."""
+    return point.get("launcher") or manifest["launcher"]
 
 
 def point_body(manifest: dict, point: dict) -> list[str]:
-    launcher = manifest["launcher"]
-    other = "mpirun" if launcher == "srun" else "srun"
+    launcher = launcher_of(manifest, point)
     ntasks = Ranks('"$SLURM_NTASKS"')
-    alternative = shell_line('exec "$jiobench" run ', run_words(point, other, ntasks, ""))
     # exec: the run is then the job's own process, which Slurm's SIGTERM (scancel, the time limit)
     # reaches and waits for, so it ends its phase and writes its run file before anything is killed.
-    return [f"# {LAUNCHER_NOTES[launcher]}.",
-            shell_line('exec "$jiobench" run ', run_words(point, launcher, ntasks, manifest["launcher_args"])),
-            f"# Or {LAUNCHER_NOTES[other]}:",
-            *(f"# {line}" for line in alternative.splitlines())]
+    body = [f"# {LAUNCHER_NOTES[launcher]}.",
+            shell_line('exec "$jiobench" run ', run_words(point, launcher, ntasks, manifest["launcher_args"]))]
+    if launcher not in ("srun", "mpirun"):
+        return body
+    other = "mpirun" if launcher == "srun" else "srun"
+    alternative = shell_line('exec "$jiobench" run ', run_words(point, other, ntasks, ""))
+    return body + [f"# Or {LAUNCHER_NOTES[other]}:", *(f"# {line}" for line in alternative.splitlines())]
 
 
 def step_words(manifest: dict, point: dict) -> list[str]:
     """One point as a step of the allocation: srun gets the point's nodes, a name, a time limit."""
     launcher_args = manifest["launcher_args"]
-    if manifest["launcher"] == "srun":
+    if launcher_of(manifest, point) == "srun":
         step = ([f"-N {point['nodes']}"] if point["nodes"] else []) + [f"-J {point['id']}"]
         if manifest["slurm"]["time"]:
             step.append(f"--time={manifest['slurm']['time']}")
         launcher_args = " ".join(step + ([launcher_args] if launcher_args else []))
-    return run_words(point, manifest["launcher"], str(point["procs"]), launcher_args)
+    return run_words(point, launcher_of(manifest, point), str(point["procs"]), launcher_args)
 
 
 ALLOCATION_PROLOGUE = [

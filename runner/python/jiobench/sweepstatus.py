@@ -109,10 +109,10 @@ def show_status(directory: Path) -> dict:
     for point in points:
         states.setdefault(point["state"], []).append(point["id"])
     by_file = {state: sum(1 for f in files.values() if f == state) for state in dict.fromkeys(files.values())}
-    print(f"{len(points)} points: " + ", ".join(f"{len(ids)} {state}" for state, ids in states.items())
-          + "; run files: " + ", ".join(f"{count} {state}" for state, count in by_file.items()))
     for point in points:
         if point["state"] in sweepfile.BAD:
             why = last_error(directory, point)
             print(f"! {point['id']} {point['state']}" + (f": {why}" if why else ""))
+    print(f"{len(points)} points: " + ", ".join(f"{len(ids)} {state}" for state, ids in states.items())
+          + "; run files: " + ", ".join(f"{count} {state}" for state, count in by_file.items()))
     return manifest

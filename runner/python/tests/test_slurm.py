@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from conftest import JIOBENCH, job_state, wait_for_job
+from conftest import HOME, JIOBENCH, job_state, wait_for_job
 
 ACCOUNT = "proj42"  # no accounting database: Slurm takes any account and tells the job its name
 
@@ -81,3 +81,30 @@ def test_scancel_keeps_the_phases_completed_before(slurm, tmp_path, launcher):
     while left := subprocess.run(["pgrep", "-f", str(tmp_path)], capture_output=True, text=True).stdout.split():
         assert time.monotonic() < deadline, f"processes of the job left: {left}"
         time.sleep(0.2)
+
+
+def test_the_template_runs_as_a_user_edits_it_by_hand(slurm, tmp_path):
+    """slurm/jiobench.sbatch as its own comment says to use it: copied, its #SBATCH lines and run
+    line edited, submitted from the directory that holds logs/ and results/."""
+    template = (HOME / "slurm" / "jiobench.sbatch").read_text()
+    checked = subprocess.run(["bash", "-n"], input=template, capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stderr
+    edited = (template.replace("--ntasks=8", "--ntasks=2").replace("--ntasks-per-node=8", "--ntasks-per-node=2")
+              .replace("-a paper,c-posix -b 256MiB -t 4MiB -e", "-a raw-bytes,c-posix -b 1MiB -t 256KiB -e --verify"))
+    assert edited.count("-a raw-bytes,c-posix") == 2, "the run line and its mpirun alternative"
+    (tmp_path / "jiobench.sbatch").write_text(edited)
+    (tmp_path / "logs").mkdir()
+    submitted = subprocess.run(["sbatch", "--parsable", "jiobench.sbatch"], capture_output=True, text=True,
+                               cwd=tmp_path, env=dict(slurm, JIOBENCH_HOME=str(HOME), SCRATCH=str(tmp_path)),
+                               check=True)
+    job_id = submitted.stdout.strip().split(";")[0]
+    assert wait_for_job(slurm, job_id, timeout=120) == "COMPLETED", (tmp_path / "logs").iterdir()
+    output = (tmp_path / "logs" / f"jiobench.{job_id}.out").read_text()
+    (run_file,) = (tmp_path / "results").glob("*.json")
+    assert output.strip().splitlines()[-1].endswith(run_file.name), output
+    run = json.loads(run_file.read_text())
+    assert run["environment"]["launcher"] == "srun" and run["environment"]["ranks"] == 2
+    assert run["environment"]["slurm"]["job_id"] == job_id
+    assert [p["approach"] for p in run["phases"] if not p["warmup"]] == ["raw-bytes"] * 2 + ["c-posix"] * 2
+    assert all(p["verified"] is True for p in run["phases"])
+    assert not (tmp_path / "jiobench.dat").exists(), "the run removes the file it created"

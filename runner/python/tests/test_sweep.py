@@ -46,7 +46,7 @@ def status_states(output: str) -> dict[str, str]:
     column = lines[0].index("state")
     states = {}
     for line in lines[1:]:
-        if re.match(r"\d+ points: ", line):
+        if re.match(r"\d+ points: |! \S", line):  # the counts, or what went wrong under the table
             break
         words = line.split()
         marked = words[0] == "!"
@@ -205,6 +205,29 @@ def test_rendered_jobs_are_bash_and_name_no_path_the_user_did_not_give(tmp_path)
     assert not list((directory / "results").iterdir())
 
 
+def test_every_state_slurm_ends_a_job_badly_in_stands_out_and_the_counts_come_last(tmp_path):
+    directory = tmp_path / "sweep"
+    done = sweep("--dir", str(directory), "--procs", "1,2,4,8", "--", *SMALL_RUNS, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    written = manifest(directory)
+    ended = {"FAILED": "1", "TIMEOUT": None, "NODE_FAIL": None, "COMPLETED": "0"}
+    for number, (point, (state, code)) in enumerate(zip(written["points"], ended.items()), start=40):
+        point.update(job_id=str(number), state=state, exit_code=code)
+    (directory / "sweep.json").write_text(json.dumps(written))
+    failed = written["points"][0]
+    (directory / "logs" / f"{failed['id']}.40.err").write_text("jiobench: error: the disk is full\n")
+
+    status = sweep("status", str(directory), cwd=tmp_path)
+    assert status.returncode == 0, status.stderr
+    states = status_states(status.stdout)
+    assert [states[point["id"]] for point in written["points"]] == ["FAILED !", "TIMEOUT !", "NODE_FAIL !",
+                                                                    "COMPLETED"], status.stdout
+    lines = status.stdout.splitlines()
+    assert lines[-4:] == [f"! {failed['id']} FAILED: jiobench: error: the disk is full",
+                          f"! {written['points'][1]['id']} TIMEOUT", f"! {written['points'][2]['id']} NODE_FAIL",
+                          "4 points: 1 FAILED, 1 TIMEOUT, 1 NODE_FAIL, 1 COMPLETED; run files: 4 missing"], status.stdout
+
+
 @pytest.mark.parametrize("arguments, message", [
     (["--procs", "0"], "--procs 0: '0' is not a whole number of at least 1"),
     (["--procs", "1,2,2"], "--procs 1,2,2: 2 appears twice"),
@@ -276,6 +299,34 @@ def test_a_sweep_compares_launch_paths_with_mpj_express(tmp_path):
                  for point in points]
     assert launchers == ["mpirun", "mpj-multicore"]
     assert (directory / "report" / "bandwidth-vs-launcher.png").is_file()
+
+
+def test_mpj_points_are_rendered_for_mpj_express_and_kept_to_one_node(tmp_path):
+    directory = tmp_path / "sweep"
+    done = sweep("--dir", str(directory), "--procs", "2", "--vary", "launcher=srun,mpj-niodev", "--time", "00:10:00",
+                 "--", *SMALL_RUNS, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    through_srun, through_mpj = manifest(directory)["points"]
+    mpj_script = (directory / through_mpj["script"]).read_text()
+    assert "# MPJ Express starts a JVM per rank on the job's node.\n" in mpj_script
+    assert "srun" not in mpj_script and "mpirun" not in mpj_script, mpj_script
+    srun_script = (directory / through_srun["script"]).read_text()
+    assert "exec \"$jiobench\" run --launcher srun" in srun_script
+    assert "# exec \"$jiobench\" run --launcher mpirun" in srun_script, "mpirun is the documented alternative"
+    # In one allocation, srun's step options go to srun's points only.
+    steps = [line for line in (directory / "jobs" / "allocation.sbatch").read_text().splitlines()
+             if line.startswith("step ")]
+    assert steps[0].startswith(f"step {through_srun['id']} \"$jiobench\" run --launcher srun -n 2 --run-id "
+                               f"{through_srun['id']} --launcher-args='-J {through_srun['id']} --time=00:10:00' -- "), steps[0]
+    assert steps[1].startswith(f"step {through_mpj['id']} \"$jiobench\" run --launcher mpj-niodev -n 2 --run-id "
+                               f"{through_mpj['id']} -- "), steps[1]
+
+    refused = sweep("--dir", str(tmp_path / "two-nodes"), "--procs", "2", "--nodes", "2",
+                    "--vary", "launcher=srun,mpj-niodev", "--", *SMALL_RUNS, cwd=tmp_path)
+    assert refused.returncode == 2
+    assert refused.stderr == ("jiobench: error: point 2 of 2, p2-n2-N2-launcher-mpj-niodev (2 procs, 2 nodes, launcher "
+                              "mpj-niodev): mpj-niodev starts its ranks on one node; srun or mpirun spans several\n")
+    assert not (tmp_path / "two-nodes").exists()
 
 
 def test_a_launcher_of_no_kind_is_refused(tmp_path):
