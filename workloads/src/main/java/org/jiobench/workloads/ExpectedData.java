@@ -35,11 +35,21 @@ public final class ExpectedData {
     public static void bytes(ElementType type, long firstElement, long seed, ByteOrder order, byte[] into, int end) {
         int size = type.bytes();
         boolean bigEndian = order == ByteOrder.BIG_ENDIAN;
-        for (int at = 0; at < end; at += size) {
-            long bits = bits(type, firstElement + at / size, seed);
-            for (int b = 0; b < size && at + b < end; b++) {
-                into[at + b] = (byte) (bits >>> (8 * (bigEndian ? size - 1 - b : b)));
+        // Whole elements in a loop of their own, lowest byte first from either end: twice as fast
+        // as one loop that minds the cut, and verification's time is a run's wall time.
+        int whole = end - end % size;
+        long element = firstElement;
+        for (int at = 0; at < whole; at += size, element++) {
+            long bits = bits(type, element, seed);
+            if (bigEndian) {
+                for (int b = at + size - 1; b >= at; b--, bits >>>= 8) into[b] = (byte) bits;
+            } else {
+                for (int b = at; b < at + size; b++, bits >>>= 8) into[b] = (byte) bits;
             }
+        }
+        long cut = bits(type, element, seed);  // a stonewall may end a transfer inside an element
+        for (int b = 0; whole + b < end; b++) {
+            into[whole + b] = (byte) (cut >>> (8 * (bigEndian ? size - 1 - b : b)));
         }
     }
 

@@ -7,6 +7,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -38,6 +39,22 @@ class ExpectedDataTest {
         for (int i = 0; i < little.length; i++) {
             int element = i / type.bytes() * type.bytes();
             assertEquals(expected[element + type.bytes() - 1 - i % type.bytes()], little[i], "byte " + i);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(ElementType.class)
+    void aTransferCutInsideAnElementHoldsThePrefixOfTheWholeOne(ElementType type) {
+        for (ByteOrder order : new ByteOrder[] {ByteOrder.BIG_ENDIAN, ByteOrder.LITTLE_ENDIAN}) {
+            byte[] whole = new byte[16 * type.bytes()];
+            ExpectedData.bytes(type, 77, SEED, order, whole, whole.length);
+            for (int end = 0; end <= whole.length; end++) {
+                byte[] cut = new byte[whole.length];
+                ExpectedData.bytes(type, 77, SEED, order, cut, end);
+                assertArrayEquals(Arrays.copyOf(whole, end), Arrays.copyOf(cut, end), order + ", " + end + " bytes");
+                assertEquals(-1, Arrays.mismatch(new byte[whole.length - end], 0, whole.length - end, cut, end,
+                        whole.length), "nothing written past byte " + end);
+            }
         }
     }
 
