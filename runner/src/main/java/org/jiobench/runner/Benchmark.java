@@ -12,6 +12,7 @@ import org.jiobench.workloads.DataForm;
 import org.jiobench.workloads.FileCheck;
 import org.jiobench.workloads.IoMode;
 import org.jiobench.workloads.TransferBuffer;
+import org.jiobench.workloads.VerifiedTransfers;
 
 /**
  * What one JVM of a rank runs: the approaches of its task, warm-up repetitions first, and in each
@@ -27,6 +28,9 @@ final class Benchmark {
     private final BlockPlan readPlan;
     /** Built once the launcher has accepted the plan's memory: for tiny transfers they are most of it. */
     private Transfers transfers;
+    /** What verification found right in the file after writes, and in each approach's buffer after reads. */
+    private VerifiedTransfers verifiedFile;
+    private final Map<Approach, VerifiedTransfers> verifiedReads = new LinkedHashMap<>();
     /** Bytes of the rank's whole plan: every transfer of every segment. */
     private final long planBytes;
     /** Bytes all ranks' writes need on the file system. */
@@ -68,11 +72,13 @@ final class Benchmark {
         if (!world.ready(settings.describe(), environment, created)) return 2;
         transfers = new Transfers(writePlan.fileOffsets(), writePlan.firstElements(settings.type()),
                 readPlan.fileOffsets(), readPlan.firstElements(settings.type()));
+        verifiedFile = new VerifiedTransfers(settings.verify() ? writePlan.transferCount() : 0);
         targets.remember(readPlan.rank());
         Map<Approach, TransferBuffer> buffers = new LinkedHashMap<>();
         for (Approach approach : task.approaches(settings)) {
             buffers.put(approach, new TransferBuffer(approach.dataForm(), settings.type(),
                     (int) settings.transferSize(), settings.batchSlots(), settings.seed(), settings.byteOrder()));
+            verifiedReads.put(approach, new VerifiedTransfers(settings.verify() ? readPlan.transferCount() : 0));
         }
         // Repetitions outermost, as IOR does: a slow spell of a shared machine then touches every
         // approach of this JVM alike instead of all repetitions of one.
@@ -95,12 +101,12 @@ final class Benchmark {
     private long[] write(Approach approach, int rep, boolean warmup, TransferBuffer buffer) throws IOException {
         Path file = targets.ownFile();
         Phase phase = new Phase(approach, IoMode.WRITE, task.fork(), rep, warmup, file, transfers.writeOffsets(),
-                transfers.writeFirstElements(), planBytes);
+                transfers.writeFirstElements(), planBytes, verifiedFile);
         RankRecord record = timed(phase, buffer);
         if (settings.verify() && approach.dataForm() != DataForm.NONE && record.bytes() > 0) {
             long wrong = FileCheck.firstWrongByte(file, transfers.writeOffsets(), transfers.writeFirstElements(),
                     record.bytes(), settings.type(), settings.byteOrder(), (int) settings.transferSize(),
-                    settings.seed());
+                    settings.seed(), phase.verified());
             String error = wrong < 0 ? null : Verification.describe(file, wrong);
             record = record.checked(error);
         }
@@ -110,7 +116,7 @@ final class Benchmark {
     private void read(Approach approach, int rep, boolean warmup, TransferBuffer buffer, long readable)
             throws IOException {
         Phase phase = new Phase(approach, IoMode.READ, task.fork(), rep, warmup, targets.fileOf(readPlan.rank()),
-                transfers.readOffsets(), transfers.readFirstElements(), readable);
+                transfers.readOffsets(), transfers.readFirstElements(), readable, verifiedReads.get(approach));
         if (settings.dropCache() && approach.dataForm() != DataForm.NONE) PageCache.drop(phase.file());
         report(phase, timed(phase, buffer));
     }

@@ -7,7 +7,7 @@ import org.jiobench.workloads.TransferBuffer;
 /**
  * What one JVM of a rank holds for its plan: the offsets of every transfer, the arrays of the
  * approaches it runs (all of them at once without forks), their own buffers, and verification's
- * copies. Checked against the JVM's heap before anything is allocated, so a plan that cannot fit
+ * copies and checksums. Checked against the JVM's heap before anything is allocated, so a plan that cannot fit
  * is one line, not an OutOfMemoryError in the middle of a run.
  */
 final class MemoryNeeds {
@@ -28,7 +28,10 @@ final class MemoryNeeds {
             buffers += TransferBuffer.footprint(approach.dataForm(), capacity)
                     + approach.extraHeapBytes(capacity, settings.approachSettings());
         }
-        long verification = settings.verify() ? 2L * transferSize : 0;
+        // The expected and the actual bytes of a transfer, and per transfer the checksums of the
+        // ones found right: in the file, and in each approach's buffer.
+        long verification = settings.verify()
+                ? 2L * transferSize + (1L + approaches.size()) * Long.BYTES * transfers : 0;
         return plans + buffers + verification;
     }
 

@@ -181,7 +181,8 @@ final class PhaseTimer {
             int size = buffer.size();
             for (int slot = 0; slot * size < moved && error == null; slot++) {
                 int k = first + slot;
-                int wrong = buffer.firstWrongByte(slot, phase.firstElements()[k], Math.min(size, moved - slot * size));
+                int wrong = buffer.firstWrongByte(slot, phase.firstElements()[k], Math.min(size, moved - slot * size),
+                        phase.verified(), k);
                 if (wrong >= 0) error = Verification.describe(phase.file(), phase.offsets()[k] + wrong);
             }
             clock.resume();

@@ -163,6 +163,27 @@ public final class TransferBuffer {
 
     /** Compares bytes [0, end) of one slot with the pattern of the transfer whose first global element is given. */
     public int firstWrongByte(int slot, long firstElement, int end) {
+        return firstWrongByte(slot, firstElement, end, null, 0);
+    }
+
+    /**
+     * The same for transfer k of a plan, skipping the comparison when the slot holds the whole
+     * transfer in bytes and {@code verified} found it right before with the same checksums; a
+     * transfer found right is remembered there. A typed array is always compared element by element.
+     */
+    public int firstWrongByte(int slot, long firstElement, int end, VerifiedTransfers verified, int k) {
+        long checksum = 0;
+        if (verified != null && end == size && form != DataForm.TYPED && form != DataForm.NONE) {
+            checksum = form == DataForm.BYTES ? verified.checksum(bytes, slot * size, size)
+                    : verified.checksum(direct.duplicate().limit((slot + 1) * size).position(slot * size));
+            if (verified.known(k, checksum)) return -1;
+        }
+        int wrong = compare(slot, firstElement, end);
+        if (wrong < 0 && checksum != 0) verified.remember(k, checksum);
+        return wrong;
+    }
+
+    private int compare(int slot, long firstElement, int end) {
         int at = slot * size;
         return switch (form) {
             case TYPED -> ExpectedData.firstWrongByte(type, firstElement, seed, order, elements, at / type.bytes(),

@@ -125,11 +125,11 @@ class ApproachesTest {
         bytes[1234] ^= 1;
         Files.write(file, bytes);
         assertEquals(1234, FileCheck.firstWrongByte(file, new long[] {0}, new long[] {0}, TRANSFER, ElementType.INT,
-                BIG, TRANSFER, SEED));
+                BIG, TRANSFER, SEED, new VerifiedTransfers(1)));
         assertEquals(-1, FileCheck.firstWrongByte(file, new long[] {0}, new long[] {0}, 1232, ElementType.INT,
-                BIG, TRANSFER, SEED), "a check of the first 1232 bytes does not reach byte 1234");
+                BIG, TRANSFER, SEED, new VerifiedTransfers(1)), "a check of the first 1232 bytes does not reach byte 1234");
         assertEquals(0, FileCheck.firstWrongByte(file, new long[] {0}, new long[] {0}, TRANSFER, ElementType.INT,
-                LITTLE, TRANSFER, SEED), "a big-endian file is not the little-endian one");
+                LITTLE, TRANSFER, SEED, new VerifiedTransfers(1)), "a big-endian file is not the little-endian one");
 
         TransferBuffer typed = new TransferBuffer(DataForm.TYPED, ElementType.INT, TRANSFER, SEED, BIG);
         try (TransferIo io = Approaches.byId("encode-decode").open(file, IoMode.READ, typed, new ApproachSettings(1, 1))) {
