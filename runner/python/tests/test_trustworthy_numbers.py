@@ -185,3 +185,15 @@ def test_a_byte_order_bug_in_a_shared_conversion_fails_verification(tmp_path, ap
     assert broken.returncode == 1, broken
     assert f"verification failed on rank 0, {approach} write rep 0 (warm-up): wrong data at byte offset 0" \
         in broken.stderr, broken.stderr
+
+
+def test_a_phase_too_short_to_time_is_marked_where_its_number_is_shown_and_the_summary_says_what_to_change(
+        jiobench, tmp_path):
+    run = jiobench("-a", "c-posix", "-b", "1MiB", "-t", "1MiB", "--warmup", "0", "-o", str(tmp_path / "f.dat"))
+    assert run.code == 0, run
+    rows = [line for line in run.stdout.splitlines() if line.startswith("c-posix ")]
+    assert len(rows) == 4, run.stdout  # the write and read progress lines, then their summary rows
+    assert all(row.split()[-1] == "short" for row in rows), run.stdout
+    assert ("short: the slowest rank of some phases took under 50 ms (c-posix write, c-posix read), too short to "
+            "time well; raise the block size (-b) or the segments (-s) so each phase lasts longer.") in run.stdout
+    assert all(phase["short"] for phase in run.file["phases"])
