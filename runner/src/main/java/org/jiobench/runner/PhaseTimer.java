@@ -17,6 +17,10 @@ import org.jiobench.workloads.TransferIo;
  */
 final class PhaseTimer {
     private static final int BOOKKEEPING_PASSES = 3;
+    /** How long a per-element loop runs between two checks at most, once it knows its pace. */
+    private static final long PIECE_NANOS = 10_000_000;
+    /** Elements a phase's first piece holds: 64 round trips of a FUSE file system take 30 ms. */
+    private static final int FIRST_PIECE = 64;
     private final ApproachSettings settings;
     private final boolean fsync;
     private final boolean verify;
@@ -122,6 +126,12 @@ final class PhaseTimer {
         private final boolean fills;
         private final boolean checks;
         boolean deadlineActive = true;
+        /**
+         * What per-element loops do between two checks, fitted to how long the last piece took:
+         * a phase starts with few, which quick elements double at each check.
+         */
+        private int elementsPerCheck = FIRST_PIECE;
+        private long lastCheck = -1;
         /** Bytes moved so far along the rank's transfers. */
         long position;
         String error;
@@ -190,7 +200,29 @@ final class PhaseTimer {
 
         @Override
         public boolean reached() {
-            return deadlineActive && clock.nanos() >= deadlineNanos || StopRequest.requested();
+            long now = clock.nanos();
+            fitElementsPerCheck(now);
+            return deadlineActive && now >= deadlineNanos || StopRequest.requested();
+        }
+
+        @Override
+        public int elementsPerCheck() {
+            return elementsPerCheck;
+        }
+
+        /**
+         * Checks come between pieces of a per-element loop: a piece slower than {@link #PIECE_NANOS}
+         * (4096 elements over FUSE take over a second) makes the next ones shorter in proportion,
+         * and quick ones let them grow back to {@link Stonewall#CHECK_INTERVAL}.
+         */
+        private void fitElementsPerCheck(long now) {
+            long took = now - lastCheck;
+            if (lastCheck >= 0 && took > PIECE_NANOS) {
+                elementsPerCheck = (int) Math.max(1, elementsPerCheck * PIECE_NANOS / took);
+            } else if (lastCheck >= 0 && took < PIECE_NANOS / 4 && elementsPerCheck < Stonewall.CHECK_INTERVAL) {
+                elementsPerCheck = Math.min(Stonewall.CHECK_INTERVAL, 2 * elementsPerCheck);
+            }
+            lastCheck = now;
         }
 
         @Override

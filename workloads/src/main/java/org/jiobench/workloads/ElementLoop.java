@@ -1,7 +1,7 @@
 package org.jiobench.workloads;
 
 /**
- * Runs a per-element loop over elements [from, to) in pieces of {@link Stonewall#CHECK_INTERVAL},
+ * Runs a per-element loop over elements [from, to) in pieces of {@link Stonewall#elementsPerCheck},
  * asking the stonewall between pieces. The pieces are the typed classes' own loops, so each type
  * keeps its specialised loop body.
  */
@@ -18,7 +18,7 @@ final class ElementLoop {
     static <E extends Exception> int run(int from, int to, Stonewall stonewall, Piece<E> piece) throws E {
         int at = from;
         while (at < to) {
-            int end = at + Math.min(Stonewall.CHECK_INTERVAL, to - at);
+            int end = at + Math.min(stonewall.elementsPerCheck(), to - at);
             piece.run(at, end);
             at = end;
             if (at < to && stonewall.reached()) break;

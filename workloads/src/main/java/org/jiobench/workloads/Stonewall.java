@@ -2,12 +2,12 @@ package org.jiobench.workloads;
 
 /**
  * The phase's deadline as a transfer sees it. Per-element loops ask it every
- * {@link #CHECK_INTERVAL} elements, so a transfer of an approach that moves kB/s ends soon after
+ * {@link #elementsPerCheck} elements, so a transfer of an approach that moves kB/s ends soon after
  * the deadline instead of at its own end; a whole-array call cannot be interrupted and never asks.
  */
 @FunctionalInterface
 public interface Stonewall {
-    /** Elements between two checks: a clock read per 4096 elements costs nothing measurable. */
+    /** Elements between two checks at most: a clock read per 4096 elements costs nothing measurable. */
     int CHECK_INTERVAL = 4096;
 
     /** No deadline. */
@@ -15,6 +15,15 @@ public interface Stonewall {
 
     /** True once the phase should end (its deadline has passed, or the run was asked to stop). */
     boolean reached();
+
+    /**
+     * Elements a per-element loop does before it asks again: {@link #CHECK_INTERVAL}, or fewer
+     * where elements are so slow (a file-system round trip each) that 4096 of them would overrun
+     * the deadline by more than a few milliseconds.
+     */
+    default int elementsPerCheck() {
+        return CHECK_INTERVAL;
+    }
 
     /** Nanoseconds left before the phase should end, for a native loop that watches the clock itself. */
     default long nanosLeft() {
