@@ -116,7 +116,7 @@ final class RunCommand implements Callable<Integer> {
     String type;
 
     @Option(names = "--buffer-size", converter = Sizes.class, defaultValue = "8KiB", paramLabel = "SIZE",
-            description = "Stream buffer of buffered-data-stream (default: ${DEFAULT-VALUE}, the JDK's).")
+            description = "Buffer of buffered-data-stream, buffered-stream, direct-buffering and c-stdio (default: ${DEFAULT-VALUE}, the JDK's; Xu and Guo's was 1KiB).")
     long bufferSize;
 
     @Option(names = "--order", defaultValue = "sequential", paramLabel = "ORDER",
