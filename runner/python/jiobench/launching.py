@@ -30,6 +30,11 @@ def run_environment(ready: dict, ranks_per_host: dict) -> tuple[dict, list[str]]
     environment = dict(ready["environment"],
                        filesystem=filesystems.describe(ready["environment"]["filesystem"], target))
     warnings = filesystems.warnings(environment["filesystem"], parameters, sum(ranks_per_host.values()))
+    if environment["filesystem"].get("type") == "lustre" and (parameters.get("stripe_count")
+                                                               or parameters.get("stripe_size")) \
+            and parameters["write"] and target not in ready["created"]:
+        warnings.append(f"--stripe-count and --stripe-size apply to a file the run creates: {target} existed, "
+                        "and keeps the layout lfs getstripe shows")
     if parameters.get("reorder") and len(ranks_per_host) == 1:
         warnings.append("-C on one node: each rank reads its neighbour's block, which this node's page "
                         "cache may still hold")

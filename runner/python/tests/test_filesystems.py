@@ -7,7 +7,7 @@ import os
 import pytest
 
 from conftest import HOME, JIOBENCH
-from jiobench import filesystems
+from jiobench import filesystems, launching
 
 STAND_INS = HOME / "runner" / "src" / "test" / "stand-ins"
 
@@ -27,6 +27,22 @@ def test_lustre_layout_is_lfs_getstripe_of_the_file_itself(stand_in_lfs, tmp_pat
     assert described["layout"]["stripe_count"] == 4 and described["layout"]["stripe_size"] == 1 << 20
     assert described["striping"].startswith("lmm_stripe_count:  4")
     assert stand_in_lfs.read_text() == f"getstripe {target}\n"
+
+
+@pytest.mark.parametrize("created", [True, False], ids=["created-by-the-run", "there-before"])
+def test_stripe_options_on_a_lustre_file_that_was_there_before_are_said_to_change_nothing(stand_in_lfs, tmp_path,
+                                                                                          created):
+    target = tmp_path / "f.dat"
+    target.write_bytes(b"")
+    parameters = {"file": str(target), "file_per_process": False, "block_size": 4 << 20, "write": True,
+                  "stripe_count": 8, "stripe_size": None}
+    ready = {"parameters": parameters, "created": [str(target)] if created else [],
+             "environment": {"filesystem": {"path": str(tmp_path), "type": "lustre"}}}
+    environment, warnings = launching.run_environment(ready, {"node1": 2})
+    assert environment["filesystem"]["layout"]["stripe_count"] == 4, "what lfs getstripe says the file has"
+    assert warnings == ([] if created else [
+        f"--stripe-count and --stripe-size apply to a file the run creates: {target} existed, and keeps the layout "
+        "lfs getstripe shows"])
 
 
 def test_without_a_file_yet_lustre_layout_is_the_directorys(stand_in_lfs, tmp_path):
