@@ -21,7 +21,7 @@ needs_java22 = pytest.mark.skipif(JAVA22 is None, reason="no JDK 22 or newer in 
 def write_and_compare(jiobench, tmp_path, approaches, type_id, byte_order, java=None, extra=()):
     """Each approach writes a 2-rank, 2-segment, shuffled file; each must equal the independent writer's."""
     seed, ranks, block, segments = 5, 2, 32 * 1024, 2
-    element = 4 if type_id in ("int", "float") else 8
+    element = {"byte": 1, "int": 4, "float": 4, "long": 8, "double": 8}[type_id]
     expected = reference_bytes(type_id, range(ranks * block * segments // element), seed, byte_order)
     for approach in approaches:
         target = tmp_path / f"{approach}-{type_id}-{byte_order}.dat"
@@ -35,22 +35,24 @@ def write_and_compare(jiobench, tmp_path, approaches, type_id, byte_order, java=
 
 
 @pytest.mark.parametrize("byte_order", ["big", "little"])
-@pytest.mark.parametrize("type_id", ["int", "long", "float", "double"])
+@pytest.mark.parametrize("type_id", ["byte", "int", "long", "float", "double"])
 def test_every_new_approach_writes_the_independent_writers_bytes(jiobench, tmp_path, type_id, byte_order):
     write_and_compare(jiobench, tmp_path, NEW if byte_order == "big" else MODERN, type_id, byte_order)
 
 
 @pytest.mark.parametrize("byte_order", ["big", "little"])
-@pytest.mark.parametrize("type_id", ["int", "long", "float", "double"])
+@pytest.mark.parametrize("type_id", ["byte", "int", "long", "float", "double"])
 def test_every_approach_round_trips_every_type_in_either_order(jiobench, tmp_path, type_id, byte_order):
+    """With -e too: every approach's sync (mmap's force) runs before its phase ends."""
     approaches = MODERN + ["raw-bytes", "c-posix"] if byte_order == "little" else ["all"]
     run = jiobench("-a", ",".join(approaches), "--type", type_id, "--byte-order", byte_order, "-b", "64KiB",
-                   "-t", "16KiB", "--verify", "--warmup", "0", "--forks", "0", "-D", "1", "-o", str(tmp_path / "f.dat"))
+                   "-t", "16KiB", "--verify", "--warmup", "0", "--forks", "0", "-D", "1", "-e",
+                   "-o", str(tmp_path / "f.dat"))
     assert run.code == 0, run
     phases = [p for p in run.file["phases"] if p["approach"] != "calibrate"]
     assert {p["approach"] for p in phases} >= set(MODERN)
     assert all(p["verified"] is True for p in phases), phases
-    assert run.file["parameters"]["byte_order"] == byte_order
+    assert run.file["parameters"]["byte_order"] == byte_order and run.file["parameters"]["fsync"] is True
 
 
 @needs_java22
