@@ -163,6 +163,16 @@ def test_every_approach_verifies_on_the_volume_and_calibrate_keeps_its_rate(volu
     assert list(mount.glob("all.dat*")) == [], "the run removes the files it created"
 
 
+def test_direct_io_and_fsync_are_honoured_through_the_fuse_client(volume, tmp_path):
+    _, mount = volume
+    run = jiobench_on(tmp_path / "results", "-a", "c-posix,nio-bulk", "--direct", "-e", "-b", "4MiB", "-t", "1MiB",
+                      "--warmup", "0", "--verify", "-o", str(mount / "direct.dat"))
+    assert (run["parameters"]["direct"], run["parameters"]["fsync"]) == (True, True)
+    assert [(p["approach"], p["op"]) for p in run["phases"]] == [("c-posix", "write"), ("c-posix", "read"),
+                                                                 ("nio-bulk", "write"), ("nio-bulk", "read")]
+    assert all(p["verified"] is True for p in run["phases"]), run["phases"]
+
+
 def test_stop_leaves_no_process_mount_or_volume_behind(volume):
     directory, mount = volume
     pids = [int(path.read_text()) for path in (directory / "pids").glob("*.pid")]
