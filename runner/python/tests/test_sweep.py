@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOME, JIOBENCH, wait_for_job
+from conftest import HOME, JIOBENCH, modern_java, wait_for_job
 
 # MiB/s per rank: calibrate takes a second over a 4 MiB block, against which the milliseconds a
 # busy machine adds to a rank's last wake-up stay small; no warm-up, to keep the points short.
@@ -327,6 +327,22 @@ def test_mpj_points_are_rendered_for_mpj_express_and_kept_to_one_node(tmp_path):
     assert refused.stderr == ("jiobench: error: point 2 of 2, p2-n2-N2-launcher-mpj-niodev (2 procs, 2 nodes, launcher "
                               "mpj-niodev): mpj-niodev starts its ranks on one node; srun or mpirun spans several\n")
     assert not (tmp_path / "two-nodes").exists()
+
+
+@pytest.mark.skipif(modern_java() is None, reason="one JDK only in /usr/lib/jvm: nothing to compare")
+def test_a_sweep_compares_jdks_point_by_point(tmp_path):
+    """--vary java=A,B, the README's JDK comparison: each point's ranks run the JVM it names."""
+    default_java = shutil.which("java")
+    directory = tmp_path / "sweep"
+    done = sweep("--dir", str(directory), "--procs", "1", "--vary", f"java={default_java},{modern_java()}", "--here",
+                 "--", *SMALL_RUNS, "-o", str(tmp_path / "f.dat"), cwd=tmp_path,
+                 env={k: v for k, v in os.environ.items() if not k.startswith("SLURM")})
+    assert done.returncode == 0, done.stderr
+    points = manifest(directory)["points"]
+    assert [point["state"] for point in points] == ["COMPLETED", "COMPLETED"]
+    versions = [json.loads((directory / point["run_file"]).read_text())["environment"]["jvm"]["version"]
+                for point in points]
+    assert versions[0] != versions[1] and int(re.match(r"\d+", versions[1]).group()) >= 22, versions
 
 
 def test_a_launcher_of_no_kind_is_refused(tmp_path):
