@@ -59,6 +59,11 @@ def pattern_bits(g: int, seed: int) -> int:
     return z ^ (z >> 31)
 
 
+def per_rank(run_file: dict, op: str, key: str = "bytes") -> list:
+    """One figure of each rank's records of the run's phases of one kind, in rank order."""
+    return [r[key] for r in sorted(run_file["per_rank"], key=lambda r: r["rank"]) if r["op"] == op]
+
+
 def reference_bytes(type_id: str, elements: range, seed: int, byte_order: str = "big") -> bytes:
     """The pattern's bytes by Python's struct: big-endian as DataOutput writes them, or little-endian."""
     order = ">" if byte_order == "big" else "<"

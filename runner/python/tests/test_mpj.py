@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOME, JIOBENCH, Run
+from conftest import HOME, JIOBENCH, Run, per_rank
 from jiobench import collect, mpj, reduce, runfile
 
 ALL = ["raw-bytes", "encode-decode", "data-stream", "buffered-data-stream", "byte-array-stream", "bulk-jni",
@@ -97,6 +97,21 @@ def test_every_approach_runs_verified_and_calibrate_reports_its_rate(tmp_path, d
             assert phase["verified"] is True, phase
     assert {r["rank"] for r in data["per_rank"]} == set(range(ranks))
     assert not (tmp_path / "f.dat").exists(), "the file the run created is removed"
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_wear_out_takes_every_mpj_rank_to_the_most_any_moved(tmp_path, device):
+    """The ranks agree through MPJ Express's own collectives: after the deadline each goes on to
+    the most any rank moved, and each read covers what its block's writer wrote."""
+    run = jiobench_mpj(tmp_path, device, "-a", "data-stream", "-b", "16MiB", "-t", "4MiB", "-D", "1", "--wear-out",
+                       "--verify", "-i", "1", "--warmup", "0", "-o", str(tmp_path / "f.dat"))
+    assert run.code == 0, run
+    write, read = run.file["phases"]
+    assert write["stonewalled"] and write["verified"] is True and read["verified"] is True
+    written, at_deadline = per_rank(run.file, "write"), per_rank(run.file, "write", "stonewall_bytes")
+    assert len(set(written)) == 1 and 0 < written[0] < 4 << 20, written
+    assert max(at_deadline) == written[0] and write["stonewall_bytes"] == sum(at_deadline), at_deadline
+    assert per_rank(run.file, "read") == written
 
 
 def test_each_fork_is_one_mpj_job(tmp_path):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOME, reference_bytes
+from conftest import HOME, per_rank, reference_bytes
 
 JAR = HOME / "runner" / "target" / "jiobench-runner.jar"
 
@@ -29,10 +29,6 @@ def test_an_approach_reads_as_fast_after_another_approach_as_alone(jiobench, tmp
     ratio = (measured_median(after.file, "buffered-data-stream", "read")
              / measured_median(alone.file, "buffered-data-stream", "read"))
     assert 0.85 <= ratio <= 1 / 0.85, f"read after byte-array-stream / read alone = {ratio:.3f}"
-
-
-def per_rank(run_file: dict, op: str, key: str = "bytes") -> list:
-    return [r[key] for r in sorted(run_file["per_rank"], key=lambda r: r["rank"]) if r["op"] == op]
 
 
 @pytest.mark.parametrize("wear_out", [False, True], ids=["deadline", "wear-out"])
