@@ -29,7 +29,7 @@ from mpi4py import MPI
 
 from . import collect, runfile
 from .launching import available_memory, empty, files_to_empty, fork_tasks, run_environment, slurm_environment
-from .mpi import EXIT_CODE_MARKER, RANK_OVERHEAD_BYTES, reorder_shift
+from .mpi import EXIT_CODE_MARKER, RANK_OVERHEAD_BYTES
 
 # Polling keeps a waiting launcher off the CPU its JVM (or another rank's) is measuring with;
 # MPI's own blocking calls spin. 0.2 ms adds that much skew between the ranks' barrier exits.
@@ -87,11 +87,11 @@ class OutputRelay(threading.Thread):
 class RankJvm:
     """One JVM child of this rank (one fork of the run) and its two control pipes."""
 
-    def __init__(self, command: list[str], rank: int, size: int, reorder_shift: int, task: str, start: str):
+    def __init__(self, command: list[str], rank: int, size: int, first_node_ranks: int, task: str, start: str):
         reply_read, reply_write = os.pipe()
         message_read, message_write = os.pipe()
         env = dict(os.environ)
-        env["JIOBENCH_CONTROL"] = f"{rank},{size},{reorder_shift},{reply_read},{message_write},{task}"
+        env["JIOBENCH_CONTROL"] = f"{rank},{size},{first_node_ranks},{reply_read},{message_write},{task}"
         # A process group of its own: MPI launchers signal each rank's group, and the JVM must hear
         # a stop from this launcher only, as a SIGTERM it handles, not die of a forwarded SIGUSR1.
         self.process = subprocess.Popen(command, env=env, pass_fds=(reply_read, message_write),
@@ -150,9 +150,10 @@ class RankJvm:
 
 
 def describe_hosts(comm) -> tuple[list[str], dict[str, int], int]:
-    """Hosts of all ranks, ranks per host, and the reorder shift: one node's worth of ranks."""
+    """Hosts of all ranks, ranks per host, and how many ranks rank 0's node holds (from which the
+    runner works out -C's shift)."""
     hosts = comm.allgather(MPI.Get_processor_name())
-    return hosts, dict(Counter(hosts)), reorder_shift(hosts)
+    return hosts, dict(Counter(hosts)), hosts.count(hosts[0])
 
 
 def start_status(jvm: RankJvm, first: Optional[dict]) -> tuple[int, str, Optional[dict]]:
@@ -307,7 +308,7 @@ class Rank:
                 outcome = (1, f"cannot empty {problem.filename} for {start}: {problem.strerror}")
         if self.stop_signal is None and outcome[0] == 0:
             try:
-                jvm = RankJvm(self.command, self.rank, self.size, self.options.shift, task, start)
+                jvm = RankJvm(self.command, self.rank, self.size, self.options.first_node_ranks, task, start)
             except OSError as problem:
                 outcome = (2, f"cannot start {self.command[0]}: {problem.strerror}")
             else:
@@ -410,7 +411,7 @@ class Rank:
     # The run ---------------------------------------------------------------------------------
 
     def run(self) -> int:
-        hosts, per_host, self.options.shift = describe_hosts(self.comm)
+        hosts, per_host, self.options.first_node_ranks = describe_hosts(self.comm)
         self.watch()
         jvm, ready, starts = self.start_fork("first")
         self.created = ready["created"] if ready else []

@@ -71,13 +71,6 @@ def mpi4py_mpi() -> Optional[Mpi]:
         return None
 
 
-def reorder_shift(hosts: list[str]) -> int:
-    """How many ranks over -C reads (IOR's -C without -Q): the ranks of rank 0's node, so each
-    rank reads a block written on another node; 1 on a single node."""
-    first = hosts.count(hosts[0])
-    return first if first < len(hosts) else 1
-
-
 def core_count() -> int:
     """Cores this process may run on, as Open MPI counts slots (hardware threads of a core are one)."""
     cpus = os.sched_getaffinity(0)

@@ -44,13 +44,3 @@ def test_hydra_gets_only_the_flags_it_knows():
     assert mpi.launch_prefix("mpiexec", mpi.identify("HYDRA build details:\n Version: 5.0.2"), 3, ["-v"]) == \
         ["mpiexec", "-n", "3", "-v"]
 
-
-@pytest.mark.parametrize("hosts, shift", [
-    (["n1", "n1", "n2", "n2"], 2),
-    (["n1", "n1", "n1", "n2", "n2", "n2"], 3),
-    (["n1", "n2", "n1", "n2"], 2),
-    (["vm", "vm", "vm", "vm"], 1),
-    (["vm"], 1),
-])
-def test_reorder_reads_one_node_over(hosts, shift):
-    assert mpi.reorder_shift(hosts) == shift

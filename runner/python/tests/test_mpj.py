@@ -114,6 +114,20 @@ def test_wear_out_takes_every_mpj_rank_to_the_most_any_moved(tmp_path, device):
     assert per_rank(run.file, "read") == written
 
 
+@pytest.mark.parametrize("device", DEVICES)
+def test_reordered_reads_look_one_node_over_as_mpj_express_places_the_ranks(tmp_path, device):
+    """-C on one node: each rank reads its neighbour's block, as much of it as the neighbour wrote
+    before the deadline, and checks it against the neighbour's elements."""
+    run = jiobench_mpj(tmp_path, device, "-a", "data-stream", "-b", "16MiB", "-t", "4MiB", "-D", "1", "-C",
+                       "--verify", "-i", "1", "--warmup", "0", "-o", str(tmp_path / "f.dat"), ranks=3)
+    assert run.code == 0, run
+    written, read = per_rank(run.file, "write"), per_rank(run.file, "read")
+    assert read == written[1:] + written[:1], (written, read)
+    assert all(p["verified"] is True for p in run.file["phases"])
+    assert run.file["warnings"] == ["-C on one node: each rank reads its neighbour's block, which this node's page "
+                                    "cache may still hold"]
+
+
 def test_each_fork_is_one_mpj_job(tmp_path):
     """Every JVM start goes through a `java` that notes it: a multicore job is MPJ's starter and
     the JVM of its threads, so two approaches of two forks each are four jobs, eight starts."""

@@ -41,14 +41,17 @@ final class LauncherWorld implements World {
         this.messages = new PrintStream(new FileOutputStream("/dev/fd/" + messageFd), false, StandardCharsets.UTF_8);
     }
 
-    /** Reads "rank,size,reorderShift,replyFd,messageFd,task" as the launcher sets it (task: {@link Task#parse}). */
+    /**
+     * Reads "rank,size,ranksOnFirstNode,replyFd,messageFd,task" as the launcher sets it (task:
+     * {@link Task#parse}); the launcher has gathered the ranks' hosts.
+     */
     static LauncherWorld fromControl(String control) throws IOException {
         String[] fields = control.split(",");
         if (fields.length != 6) throw new IOException(CONTROL_VARIABLE + " is malformed: " + control);
         int[] numbers = new int[5];
         for (int i = 0; i < 5; i++) numbers[i] = Integer.parseInt(fields[i].trim());
-        return new LauncherWorld(numbers[0], numbers[1], numbers[2], Task.parse(fields[5].trim()), numbers[3],
-                numbers[4]);
+        return new LauncherWorld(numbers[0], numbers[1], World.reorderShift(numbers[2], numbers[1]),
+                Task.parse(fields[5].trim()), numbers[3], numbers[4]);
     }
 
     @Override public int rank() { return rank; }

@@ -117,8 +117,7 @@ final class MpjWorld implements World {
         Round round = round(Step.HELLO, ProcessHandle.current().pid(), MPI.Get_processor_name());
         Map<String, Integer> perHost = new LinkedHashMap<>();
         for (String host : round.texts()) perHost.merge(host, 1, Integer::sum);
-        // One node's worth of ranks, as the mpi4py launcher counts it.
-        reorderShift = perHost.size() > 1 ? perHost.get(round.texts()[0]) : 1;
+        reorderShift = World.reorderShift(perHost.get(round.texts()[0]), size);
         if (rank == 0) print(message("ranks", "hosts", round.texts(), "pids", round.values()));
     }
 
