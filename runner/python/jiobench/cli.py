@@ -266,12 +266,19 @@ def run(argv: list[str]) -> int:
         command = launch_command(options, runner_args)
     except UserError as mistake:
         return error(str(mistake))
+    # A signal while the launcher starts is held until the job can pass it on: by default it
+    # would end this process and leave the launcher's session running on its own.
+    held: list[int] = []
+    for number in STOP_SIGNALS:
+        signal.signal(number, lambda number, frame: held.append(number))
     try:
         job = Job(command)
     except FileNotFoundError as missing:
         return error(f"cannot start {missing.filename}: is it installed?", 127)
     for number in STOP_SIGNALS:
         signal.signal(number, job.on_signal)
+    for number in held:
+        job.on_signal(number, None)
     code = job.wait()
     if job.stop_signal is not None:
         if not job.stop_said:
