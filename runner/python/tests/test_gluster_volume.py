@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOME, JIOBENCH
+from conftest import HOME, JIOBENCH, modern_java
 
 VOLUME = HOME / "scripts" / "gluster-volume.sh"
 BRICKS = 4
@@ -68,8 +68,9 @@ def volume():
         shutil.rmtree(directory, ignore_errors=True)
 
 
-def jiobench_on(results: Path, *args: str, ranks: int = 2) -> dict:
-    completed = subprocess.run([str(JIOBENCH), "run", "-n", str(ranks), "--", *args, "--results", str(results)],
+def jiobench_on(results: Path, *args: str, ranks: int = 2, java: str = "java") -> dict:
+    completed = subprocess.run([str(JIOBENCH), "run", "-n", str(ranks), "--java", java, "--", *args,
+                                "--results", str(results)],
                                capture_output=True, text=True, timeout=240, cwd=results.parent)
     assert completed.returncode == 0, completed.stdout + completed.stderr
     return json.loads(Path(completed.stdout.strip().splitlines()[-1]).read_text())
@@ -140,18 +141,22 @@ def test_the_run_file_records_the_volume_and_warns_of_blocks_that_straddle_shard
         "their own memory"]
 
 
-@pytest.mark.parametrize("ranks, layout", [(2, []), (4, ["-F"])], ids=["2-shared-file", "4-file-per-process"])
-def test_every_approach_verifies_on_the_volume_and_calibrate_keeps_its_rate(volume, tmp_path, ranks, layout):
+@pytest.mark.parametrize("ranks, layout, java", [(2, [], "java"), (2, ["-F"], modern_java() or "java"),
+                                                (4, [], "java"), (4, ["-F"], "java")],
+                         ids=["2-shared-file", "2-file-per-process-newest-jdk", "4-shared-file", "4-file-per-process"])
+def test_every_approach_verifies_on_the_volume_and_calibrate_keeps_its_rate(volume, tmp_path, ranks, layout, java):
+    """Every approach -a all names on the JDK that runs it: on a JDK 22 or newer the ffm ones too."""
     _, mount = volume
     rate_mib = 4  # 4 MiB at 4 MiB/s: a second per phase, long next to a FUSE open and the ranks' skew
     # data-stream writes at 10 KiB/s per rank here (a FUSE round trip per int): the deadline ends
     # its phases inside a transfer.
     run = jiobench_on(tmp_path / "results", "-a", "all", *layout, "-b", "4MiB", "-t", "1MiB", "-D", "1",
                       "--warmup", "0", "--verify", "--calibrate-rate", f"{rate_mib}MiB", "-o", str(mount / "all.dat"),
-                      ranks=ranks)
+                      ranks=ranks, java=java)
     assert run["environment"]["filesystem"]["type"] == "fuse.glusterfs"
     data_phases = [p for p in run["phases"] if p["approach"] != "calibrate"]
-    assert {p["approach"] for p in data_phases} >= {"raw-bytes", "bulk-jni", "c-posix", "data-stream"}
+    assert {p["approach"] for p in data_phases} >= {"raw-bytes", "bulk-jni", "c-posix", "data-stream"} | \
+        ({"ffm", "ffm-pread"} if java != "java" else set())
     assert all(p["verified"] is True for p in data_phases), data_phases
     # Within max(0.5 s, 5% of the deadline) of it, data-stream's too, which 4096 round trips over
     # FUSE between two looks at the clock overran by 0.8 s.
