@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -166,6 +167,51 @@ def test_every_approach_verifies_on_the_volume_and_calibrate_keeps_its_rate(volu
     for row in calibrate:
         assert row["bw_mib_s"]["mean"] == pytest.approx(ranks * rate_mib, rel=0.02), row
     assert list(mount.glob("all.dat*")) == [], "the run removes the files it created"
+
+
+class BrickProfile:
+    """What the volume's bricks served, from GlusterFS's own profile: the storage side's view of
+    a run, which the client's page cache cannot fake."""
+
+    def __init__(self, directory: Path):
+        self.cli = ["gluster", "--mode=script", f"--glusterd-sock={directory / 'run' / 'glusterd.socket'}", "volume",
+                    "profile", next((directory / "state" / "vols").iterdir()).name]
+
+    def __enter__(self):
+        subprocess.run([*self.cli, "start"], capture_output=True, check=True, timeout=30)
+        return self
+
+    def __exit__(self, *_):
+        subprocess.run([*self.cli, "stop"], capture_output=True, timeout=30)
+
+    def during(self, run) -> dict:
+        """Bytes read and written and fsync calls over all bricks while `run()` ran."""
+        subprocess.run([*self.cli, "info", "clear"], capture_output=True, check=True, timeout=30)
+        run()
+        text = subprocess.run([*self.cli, "info", "cumulative"], capture_output=True, text=True, check=True,
+                              timeout=30).stdout
+        return {"read": sum(int(n) for n in re.findall(r"Data Read: (\d+) bytes", text)),
+                "written": sum(int(n) for n in re.findall(r"Data Written: (\d+) bytes", text)),
+                "fsyncs": sum(int(n) for n in re.findall(r"(\d+)\s+FSYNC\s*$", text, re.M))}
+
+
+def test_drop_cache_sends_reads_to_the_bricks_and_e_sends_fsyncs(volume, tmp_path):
+    """Without --drop-cache the FUSE client's page cache answers every read and the bricks serve
+    nothing; with it they serve each read. -e's fsync reaches them; without it none does."""
+    directory, mount = volume
+    target = str(mount / "cached.dat")
+    common = ["-a", "raw-bytes", "-b", "32MiB", "-t", "4MiB", "--warmup", "0", "-i", "2", "-o", target]
+    with BrickProfile(directory) as bricks:
+        plain = bricks.during(lambda: jiobench_on(tmp_path / "w", *common, "-w", "--keep"))
+        synced = bricks.during(lambda: jiobench_on(tmp_path / "e", *common, "-w", "-e", "--keep", "--overwrite"))
+        cached = bricks.during(lambda: jiobench_on(tmp_path / "r", *common, "-r"))
+        dropped = bricks.during(lambda: jiobench_on(tmp_path / "d", *common, "-r", "--drop-cache"))
+    Path(target).unlink()
+    block_bytes = 2 * (32 << 20)  # both ranks' blocks, each repetition
+    assert plain["fsyncs"] == 0 and synced["fsyncs"] > 0, (plain, synced)
+    assert plain["written"] >= 2 * block_bytes and synced["written"] >= 2 * block_bytes, (plain, synced)
+    assert cached["read"] < 1 << 20, cached
+    assert dropped["read"] >= 2 * block_bytes, dropped
 
 
 def test_direct_io_and_fsync_are_honoured_through_the_fuse_client(volume, tmp_path):
