@@ -21,8 +21,9 @@ JAR = HOME / "runner" / "target" / "jiobench-runner.jar"
 
 
 def jiobench_mpj(tmp_path: Path, device: str, *args: str, ranks: int = 2, env: dict = None,
-                 timeout: float = 120) -> Run:
-    completed = subprocess.run([str(JIOBENCH), "run", "-n", str(ranks), f"--launcher=mpj-{device}", "--", *args,
+                 timeout: float = 120, jvm_args: str = "") -> Run:
+    completed = subprocess.run([str(JIOBENCH), "run", "-n", str(ranks), f"--launcher=mpj-{device}",
+                                f"--jvm-args={jvm_args}", "--", *args,
                                 "--results", str(tmp_path / "results")],
                                capture_output=True, text=True, timeout=timeout, cwd=tmp_path, env=env)
     return Run(completed)
@@ -191,6 +192,24 @@ def test_one_rank_refusing_its_file_stops_every_rank_with_one_line(tmp_path, dev
     assert lines == ["jiobench: error: rank 1: f.dat.00000001 holds 1000 bytes but the plan reads "
                      "65536 (check -b, -s, -F and the rank count)"], run
     assert not (tmp_path / "results").exists(), "no run file for a run that never started"
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_ranks_that_share_one_heap_are_refused_a_plan_only_one_of_them_fits(tmp_path, device):
+    """Under multicore the 4 ranks' arrays share the one JVM's heap: 4 plans of 192 MiB (a 64 MiB
+    transfer as elements and as bytes, and the read's copy) do not fit in 512 MiB, and the run
+    says so before anything is allocated; each of niodev's JVMs holds one."""
+    run = jiobench_mpj(tmp_path, device, "-a", "raw-bytes", "-b", "64MiB", "-t", "64MiB", "--warmup", "0",
+                       "-o", str(tmp_path / "f.dat"), ranks=4, jvm_args="-Xmx512m")
+    if device == "niodev":
+        assert run.code == 0, run
+        return
+    assert run.code == 2, run
+    assert run.stderr.strip().splitlines() == [
+        "jiobench: error: the plan needs about 192.0 MiB of memory per rank (arrays of -t 64MiB, offsets of 1 "
+        "transfer), 768.0 MiB for the 4 ranks of this JVM, more than this JVM may use (512.0 MiB): pass "
+        "--jvm-args=-Xmx2g or lower -t, -b or -s"], run
+    assert not (tmp_path / "f.dat").exists()
 
 
 def test_mpj_express_s_own_teardown_trace_is_dropped_and_any_other_is_passed_on():

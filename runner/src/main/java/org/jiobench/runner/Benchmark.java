@@ -42,7 +42,8 @@ final class Benchmark {
         this.settings = world.launched() ? requested : requested.withoutForks();
         this.world = world;
         this.task = world.task().resolvedFor(settings);
-        MemoryNeeds.check(settings, task.approaches(settings), Runtime.getRuntime().maxMemory());
+        MemoryNeeds.check(settings, task.approaches(settings), Runtime.getRuntime().maxMemory(),
+                world.ranksInThisJvm());
         this.targets = new Targets(settings, world.rank());
         this.writePlan = new BlockPlan(world.rank(), world.size(), settings.blockSize(), settings.transferSize(),
                 settings.segments(), settings.filePerProcess(), settings.order(), settings.seed());

@@ -35,23 +35,27 @@ final class MemoryNeeds {
         return plans + buffers + verification;
     }
 
-    static void check(RunSettings settings, List<Approach> approaches, long maxHeap) throws UsageError {
+    /** @param ranksInJvm the ranks whose plans share this heap (MPJ Express's multicore device: all) */
+    static void check(RunSettings settings, List<Approach> approaches, long maxHeap, int ranksInJvm)
+            throws UsageError {
         long needed = bytes(settings, approaches);
-        if (needed <= maxHeap * USABLE_SHARE_OF_HEAP) return;
-        long suggested = (long) Math.ceil(needed / USABLE_SHARE_OF_HEAP);
+        long together = needed * ranksInJvm;
+        if (together <= maxHeap * USABLE_SHARE_OF_HEAP) return;
+        long suggested = (long) Math.ceil(together / USABLE_SHARE_OF_HEAP);
         throw new UsageError("the plan needs about " + Sizes.describe(needed) + " of memory per rank (arrays of -t "
-                + Sizes.format(settings.transferSize()) + ", offsets of " + transfersText(settings)
-                + "), more than this JVM may use (" + Sizes.describe(maxHeap) + "): pass --jvm-args=-Xmx"
+                + Sizes.format(settings.transferSize()) + ", offsets of " + transfersText(settings) + ")"
+                + (ranksInJvm > 1 ? ", " + Sizes.describe(together) + " for the " + ranksInJvm + " ranks of this JVM"
+                : "") + ", more than this JVM may use (" + Sizes.describe(maxHeap) + "): pass --jvm-args=-Xmx"
                 + heapOption(suggested) + " or lower -t, -b or -s");
     }
 
-    /** The check for every JVM the run will start: one per approach with forks, one for all without. */
+    /** The check for every JVM the run will start (one rank each): one per approach with forks, one for all without. */
     static void checkEveryJvm(RunSettings settings, long maxHeap) throws UsageError {
         if (settings.forks() == 0) {
-            check(settings, settings.approaches(), maxHeap);
+            check(settings, settings.approaches(), maxHeap, 1);
             return;
         }
-        for (Approach approach : settings.approaches()) check(settings, List.of(approach), maxHeap);
+        for (Approach approach : settings.approaches()) check(settings, List.of(approach), maxHeap, 1);
     }
 
     private static String transfersText(RunSettings settings) {

@@ -26,6 +26,14 @@ interface World {
         return ranksOnFirstNode < size ? ranksOnFirstNode : 1;
     }
 
+    /**
+     * Ranks whose arrays share this JVM's heap: every rank of the job under MPJ Express's
+     * multicore device, where the ranks are its threads; one elsewhere.
+     */
+    default int ranksInThisJvm() {
+        return 1;
+    }
+
     /** Which part of the run this JVM runs. */
     Task task();
 

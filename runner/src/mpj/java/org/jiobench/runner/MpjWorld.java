@@ -69,6 +69,7 @@ final class MpjWorld implements World {
     private final boolean launched;
     private final String[] runnerArguments;
     private int reorderShift;
+    private int ranksInThisJvm;
     /** Set once every rank knows the job is over: no round follows. */
     private boolean over;
     /** Set when a collective itself failed: MPI can no longer be trusted to finalize. */
@@ -112,16 +113,24 @@ final class MpjWorld implements World {
         }
     }
 
-    /** Learns every rank's host (for the reorder shift) and process id (for the Python side). */
+    /**
+     * Learns every rank's host (for the reorder shift) and process id (for the Python side, and
+     * to count the ranks that share this JVM).
+     */
     private void hello() throws IOException {
-        Round round = round(Step.HELLO, ProcessHandle.current().pid(), MPI.Get_processor_name());
+        long pid = ProcessHandle.current().pid();
+        String host = MPI.Get_processor_name();
+        Round round = round(Step.HELLO, pid, host);
         Map<String, Integer> perHost = new LinkedHashMap<>();
-        for (String host : round.texts()) perHost.merge(host, 1, Integer::sum);
+        for (String each : round.texts()) perHost.merge(each, 1, Integer::sum);
         reorderShift = World.reorderShift(perHost.get(round.texts()[0]), size);
+        for (int r = 0; r < size; r++) if (round.values()[r] == pid && round.texts()[r].equals(host)) ranksInThisJvm++;
         if (rank == 0) print(message("ranks", "hosts", round.texts(), "pids", round.values()));
     }
 
     @Override public int rank() { return rank; }
+
+    @Override public int ranksInThisJvm() { return ranksInThisJvm; }
 
     @Override public int size() { return size; }
 
