@@ -15,13 +15,13 @@ MVN := $(if $(JDK22),JAVA_HOME=$(JDK22) $(UNSAFE_ALLOWED) )mvn -B -ntp
 # The main job: 2 ranks through mpirun, one shared file under scratch/, every approach, write
 # then read, a fresh JVM per approach, 1 warm-up and 3 measured repetitions, data verified.
 # 512 MiB blocks keep every phase, c-posix's in the page cache too, over the 50 ms below which it
-# is too short to time; the 0.5 s deadline ends the stream approaches' phases (kB/s to 400 MiB/s),
+# is too short to time; the 1 s deadline ends the stream approaches' phases (kB/s to 400 MiB/s),
 # and calibrate at 1 GiB/s takes half a second a phase: the job stays under two minutes.
 RANKS ?= 2
 SCRATCH ?= scratch
 RESULTS ?= results
 REPORT ?= report
-JOB ?= -a all -b 512MiB -t 1MiB -i 3 -D 0.5 --calibrate-rate 1GiB --verify
+JOB ?= -a all -b 512MiB -t 1MiB -i 3 -D 1 --calibrate-rate 1GiB --verify
 
 .PHONY: all deps test-deps build run test clean
 
