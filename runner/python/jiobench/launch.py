@@ -233,6 +233,13 @@ class Rank:
         for number in STOP_SIGNALS:
             signal.signal(number, self.on_signal)
         threading.Thread(target=self.watch_parent, daemon=True).start()
+        # `jiobench run` notes its signal before passing it on: a stop that came while mpirun was
+        # still starting this rank reached no handler here, and would wait for the escalation.
+        try:
+            if os.path.getsize(os.environ["JIOBENCH_STOP_NOTE"]) > 0:
+                self.on_signal(signal.SIGUSR1, None)
+        except (KeyError, OSError):
+            pass
 
     def on_signal(self, number, frame) -> None:
         with self.lock:
