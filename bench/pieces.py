@@ -9,7 +9,7 @@ import json
 import sys
 from collections import defaultdict
 
-from ratios import medians, readable
+from ratios import environment_line, medians, readable
 
 # The option that sets each approach's piece, and the one that chooses bulk-jni's read path.
 PIECE_OPTIONS = {"c-swap": "piece-size", "nio-bulk": "piece-size", "ffm": "piece-size", "ffm-pread": "piece-size",
@@ -45,9 +45,9 @@ def main(argv: list[str]) -> int:
             runs.append(json.load(f))
     for ranks, by_row in sorted(rows(runs).items()):
         sizes = sorted({size for cells in by_row.values() for size in cells})
-        jvm = runs[0]["environment"]["jvm"]["version"]
-        print(f"{ranks} rank(s), -b 256MiB -t 4MiB, page-cache view, big-endian, JVM {jvm}:"
+        print(f"{ranks} rank(s), -b 256MiB -t 4MiB, page-cache view, big-endian:"
               f" median MiB/s (÷ c-posix of the same run) by piece size")
+        print(f"  {environment_line([run for run in runs if run['environment']['ranks'] == ranks])}")
         print(f"  {'approach':<26} {'op':<5}" + "".join(f"{size_label(s):>15}" for s in sizes))
         for (label, op), cells in sorted(by_row.items()):
             print(f"  {label:<26} {op:<5}" + "".join(f"{cells.get(s, '-'):>15}" for s in sizes))

@@ -11,6 +11,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Sequence
+
+from jiobench.table import size_text
 
 
 def medians(run: dict) -> dict[tuple[str, str], float]:
@@ -27,6 +30,32 @@ def readable_ratio(value: float) -> str:
     return f"{value:.3f}" if value >= 0.01 else f"{value:.2e}"
 
 
+def _distinct(values) -> str:
+    """The values, each once, in the order they came; '-' for one a run file lacks."""
+    seen = []
+    for value in values:
+        text = "-" if value is None else str(value)
+        if text not in seen:
+            seen.append(text)
+    return " / ".join(seen)
+
+
+def environment_line(runs: Sequence[dict]) -> str:
+    """Where and when the runs were measured, as their run files say: the machine (host, CPU
+    model, CPU count), the JDK, its collector and G1 region size, the date. Older run files lack
+    some of these: '-' stands for what a file does not say."""
+    envs = [run["environment"] for run in runs]
+    cpus = [env.get("cpu") or {} for env in envs]
+    heaps = [env["jvm"].get("heap") or {} for env in envs]
+    days = sorted({run["started"][:10] for run in runs if run.get("started")}) or ["-"]
+    regions = [size_text(heap["region_bytes"]) if heap.get("region_bytes") else None for heap in heaps]
+    return (f"measured on {_distinct(', '.join(env['hosts']) for env in envs)}"
+            f" ({_distinct(cpu.get('model') for cpu in cpus)}, {_distinct(cpu.get('count') for cpu in cpus)} CPUs),"
+            f" JDK {_distinct(env['jvm']['version'] for env in envs)},"
+            f" collector {_distinct(heap.get('collector') for heap in heaps)} (regions {_distinct(regions)}),"
+            f" {days[0] if len(days) == 1 else days[0] + ' to ' + days[-1]}")
+
+
 def view(parameters: dict) -> str:
     """Which of DESIGN.md's two views a run shows, and the file's byte order where it is not the default."""
     flags = [flag for flag, key in (("-e", "fsync"), ("--drop-cache", "drop_cache")) if parameters.get(key)]
@@ -39,7 +68,9 @@ def table(run: dict, references: list[str]) -> list[str]:
     median = medians(run)
     stonewalled = {(s["approach"], s["op"]) for s in run["summary"] if s["stonewalled"]}
     lines = [f"{run['environment']['ranks']} rank(s), -b {p['block_size'] >> 20}MiB -t {p['transfer_size'] >> 20}MiB"
-             f"{view(p)}, {p['repetitions']} measured reps x {p['forks']} fork(s) ({run['run_id']})",
+             f"{view(p)} on {run['environment']['filesystem']['type']}, {p['repetitions']} measured reps"
+             f" x {p['forks']} fork(s) ({run['run_id']})",
+             f"  {environment_line([run])}",
              f"  {'approach':<22} {'op':<5} {'median MiB/s':>13}" + "".join(f"{'÷ ' + r:>12}" for r in references)]
     for (approach, op), rate in median.items():
         ratios = ""

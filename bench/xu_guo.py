@@ -1,5 +1,6 @@
 """Prints the headline comparisons of Xu and Guo's section 4 from the four preset sweeps that
-bench/xu-guo.sh ran (DIR/opsize, DIR/buffer, DIR/random, DIR/jni): each a ratio of medians of the
+bench/xu-guo.sh ran (DIR/opsize, DIR/buffer, DIR/random, DIR/jni), or from what it kept of them
+(KEEP=docs/runs/xu-guo: each sweep's manifest and run files): each a ratio of medians of the
 measured repetitions, beside the paper's figure.
 
     python bench/xu_guo.py DIR
@@ -14,7 +15,7 @@ import json
 import sys
 from pathlib import Path
 
-from ratios import medians, readable_ratio
+from ratios import environment_line, medians, readable_ratio
 
 # (sweep, its point's --vary values, approach): one side of a ratio.
 Side = tuple[str, dict, str]
@@ -71,10 +72,11 @@ COMPARISONS: list[tuple[str, list[tuple[str, Side, Side, str]]]] = [
 ]
 
 
-def sweep_medians(directory: Path) -> dict[tuple, float]:
-    """(point's --vary values as sorted pairs, approach, op) → median MiB/s of the point's run."""
+def sweep_medians(directory: Path) -> tuple[dict[tuple, float], list[dict]]:
+    """(point's --vary values as sorted pairs, approach, op) → median MiB/s of the point's run;
+    and the complete runs."""
     manifest = json.loads((directory / "sweep.json").read_text())
-    found = {}
+    found, runs = {}, []
     for point in manifest["points"]:
         path = directory / point["run_file"]
         if not path.is_file():
@@ -82,9 +84,10 @@ def sweep_medians(directory: Path) -> dict[tuple, float]:
         run = json.loads(path.read_text())
         if run.get("incomplete"):
             continue
+        runs.append(run)
         for (approach, op), value in medians(run).items():
             found[(tuple(sorted(point["vary"].items())), approach, op)] = value
-    return found
+    return found, runs
 
 
 def side_median(found: dict[str, dict], side: Side, op: str) -> float | None:
@@ -96,9 +99,13 @@ def main(argv: list[str]) -> int:
     if len(argv) != 1:
         print("usage: python bench/xu_guo.py DIR (the directory bench/xu-guo.sh filled)", file=sys.stderr)
         return 2
-    found = {name: sweep_medians(Path(argv[0]) / name) for name in ("opsize", "buffer", "random", "jni")}
+    found, runs = {}, {}
+    for name in ("opsize", "buffer", "random", "jni"):
+        found[name], runs[name] = sweep_medians(Path(argv[0]) / name)
     for heading, rows in COMPARISONS:
-        print(f"{heading}\n  {'median MiB/s ratio':<38} {'write':>8} {'read':>8}   paper (section 4)")
+        sweep = rows[0][1][0]
+        print(f"{heading}\n  {environment_line(runs[sweep]) if runs[sweep] else 'no complete run'}")
+        print(f"  {'median MiB/s ratio':<38} {'write':>8} {'read':>8}   paper (section 4)")
         for label, top, bottom, paper in rows:
             cells = []
             for op in ("write", "read"):
