@@ -6,8 +6,10 @@
 # approach costs the CPU). Prints medians of the repetitions and ratios to c-posix.
 #
 #   bench/bulk.sh [REPETITIONS]     (default 5; needs `make build`)
+# KEEP=DIR copies each run's file (its JSON) into DIR, e.g. KEEP=docs/runs/bulk.
 set -euo pipefail
 home="$(cd "$(dirname "$0")/.." && pwd)"
+. "$home/bench/keep.sh"
 reps=${1:-5}
 work=$(mktemp -d "${TMPDIR:-/tmp}/jiobench-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -17,6 +19,7 @@ for view in "-e --drop-cache" ""; do
     out=$("$home/bin/jiobench" run -n "$ranks" -- -a c-posix,raw-bytes,bulk-jni,encode-decode \
       -b 256MiB -t 4MiB -i "$reps" $view -o "$work/bench.dat" --results "$work/results")
     runs+=("$(tail -n 1 <<<"$out")")
+    keep . "${runs[-1]}"
   done
 done
 "$home/.venv/bin/python" "$home/bench/ratios.py" --reference c-posix "${runs[@]}"

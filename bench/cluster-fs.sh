@@ -6,8 +6,10 @@
 #
 #   bench/cluster-fs.sh [REPETITIONS] [DIR]   (default 5 and ./cluster-fs; needs `make build` and
 #                                              `make test-deps`, which installs GlusterFS; root)
+# KEEP=DIR copies each run's file (its JSON) into DIR/ext4 or DIR/glusterfs, e.g. KEEP=docs/runs/cluster-fs.
 set -euo pipefail
 home="$(cd "$(dirname "$0")/.." && pwd)"
+. "$home/bench/keep.sh"
 reps=${1:-5}
 out=$(realpath -m "${2:-cluster-fs}")
 work=$(mktemp -d "${TMPDIR:-/tmp}/jiobench-cluster-fs.XXXXXX")
@@ -25,6 +27,7 @@ for fs in ext4 glusterfs; do
       result=$("$home/bin/jiobench" run -n "$ranks" -- -a "$approaches" -b 256MiB -t 4MiB -i "$reps" $view \
         -o "$target/bench.dat" --results "$out/$fs")
       runs+=("$fs:$(tail -n 1 <<<"$result")")
+      keep "$fs" "${runs[-1]#*:}"
     done
   done
 done

@@ -10,8 +10,10 @@
 #   bench/modern.sh [REPETITIONS]     (default 5; needs `make build`)
 # A JDK 22 or newer runs the ranks where one is installed (ffm needs it); JAVA=/path/to/java
 # chooses another.
+# KEEP=DIR copies each run's file (its JSON) into DIR, e.g. KEEP=docs/runs/modern.
 set -euo pipefail
 home="$(cd "$(dirname "$0")/.." && pwd)"
+. "$home/bench/keep.sh"
 reps=${1:-5}
 java=${JAVA:-$(ls -d /usr/lib/jvm/temurin-2[2-9]-jdk-*/bin/java /usr/lib/jvm/java-2[2-9]-openjdk-*/bin/java \
   2>/dev/null | head -n 1 || true)}
@@ -31,6 +33,7 @@ for order in big little; do
       out=$("$home/bin/jiobench" run -n "$ranks" --java "$java" -- -a "$approaches" -b 256MiB -t 4MiB \
         --forks "$reps" -i 1 --byte-order "$order" $view -o "$work/bench.dat" --results "$work/results")
       runs+=("$(tail -n 1 <<<"$out")")
+      keep . "${runs[-1]}"
     done
   done
   targets=(--target bulk-jni=0.95*c-swap --target nio-bulk=0.95*c-swap --target ffm=0.95*c-swap

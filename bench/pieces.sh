@@ -8,8 +8,10 @@
 #   bench/pieces.sh [REPETITIONS] [RANKS...]     (default 5, ranks 1 2; needs `make build`)
 # A JDK 22 or newer runs the ranks where one is installed (ffm, and reads in place, need it);
 # JAVA=/path/to/java chooses another.
+# KEEP=DIR copies each run's file (its JSON) into DIR, e.g. KEEP=docs/runs/pieces.
 set -euo pipefail
 home="$(cd "$(dirname "$0")/.." && pwd)"
+. "$home/bench/keep.sh"
 reps=${1:-5}
 shift || true
 ranks_list=("${@:-1 2}")
@@ -31,6 +33,7 @@ for ranks in ${ranks_list[*]}; do
         --c-swap.piece-size "$size" --bulk-jni.chunk-size "$size" --bulk-jni.in-place "$in_place" \
         --nio-bulk.piece-size "$size" --ffm.piece-size "$size" --ffm-pread.piece-size "$size" -o "$work/bench.dat" --results "$work/results")
       runs+=("$(tail -n 1 <<<"$out")")
+      keep . "${runs[-1]}"
     done
   done
 done

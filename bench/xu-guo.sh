@@ -6,8 +6,11 @@
 # About four minutes on 2 cores.
 #
 #   bench/xu-guo.sh [DIR]     (default: ./xu-guo, which must not exist; needs `make build`)
+# KEEP=DIR copies each sweep's manifest and run files (its JSON) into DIR/PRESET and DIR/PRESET/results,
+# e.g. KEEP=docs/runs/xu-guo; bench/xu_guo.py reads them as it reads the sweeps.
 set -euo pipefail
 home="$(cd "$(dirname "$0")/.." && pwd)"
+. "$home/bench/keep.sh"
 dir=${1:-xu-guo}
 if [ -e "$dir" ]; then
   echo "bench/xu-guo.sh: $dir exists: give a directory to create" >&2
@@ -24,6 +27,8 @@ for preset in opsize buffer random jni; do
     exit 1
   fi
   echo "xu-guo-$preset: $((SECONDS - started)) s; $dir/$preset/report/report.html"
+  keep "$preset" "$dir/$preset/sweep.json"
+  keep "$preset/results" "$dir/$preset"/results/*.json
 done
 echo
 "$home/.venv/bin/python" "$home/bench/xu_guo.py" "$dir"
