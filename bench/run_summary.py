@@ -1,0 +1,37 @@
+"""Prints what `jiobench run` printed of a run, from its run file alone: the header, where and
+when it was measured, and the summary table of the measured phases (jiobench's own renderers).
+
+    python bench/run_summary.py RUN.json...
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+from jiobench import table
+from ratios import environment_line
+
+
+def run_output(run: dict) -> str:
+    env = run["environment"]
+    context = {"parameters": run["parameters"], "environment": env, "ranks": env["ranks"],
+               "launcher": env["launcher"], "ranks_per_host": env["ranks_per_host"], "warnings": run["warnings"]}
+    notes = table.summary_notes(run["summary"])
+    return "\n".join([table.run_header(context).rstrip("\n"), f"  {environment_line([run])}", "",
+                      table.summary_table(run["summary"]), *([notes] if notes else [])])
+
+
+def main(argv: list[str]) -> int:
+    if not argv:
+        print("usage: python bench/run_summary.py RUN.json...", file=sys.stderr)
+        return 2
+    outputs = []
+    for path in argv:
+        with open(path) as f:
+            outputs.append(run_output(json.load(f)))
+    print("\n\n".join(outputs))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
