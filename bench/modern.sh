@@ -4,8 +4,9 @@
 # every approach alike), at 1 and 2 ranks, -b 256MiB -t 4MiB, in both views (page cache;
 # -e --drop-cache, storage) and both byte orders. Prints each approach's median MiB/s and its
 # ratios to c-posix (the limit of pure I/O) and c-swap (C converting a typed array), and whether
-# the targets are met: bulk-jni, nio-bulk and ffm at 0.95 x c-swap; with little-endian files,
-# which need no conversion on x86, nio-bulk and ffm at 0.95 x c-posix.
+# the targets are met (bench/modern_summary.py, which holds them): bulk-jni, nio-bulk, ffm and
+# ffm-pread at 0.95 x c-swap; with little-endian files, which need no conversion on x86, nio-bulk,
+# ffm and ffm-pread at 0.95 x c-posix; then at how many points each target was met.
 #
 #   bench/modern.sh [REPETITIONS]     (default 5; needs `make build`)
 # A JDK 22 or newer runs the ranks where one is installed (ffm needs it); JAVA=/path/to/java
@@ -23,10 +24,10 @@ ffm=""
 loads=()
 work=$(mktemp -d "${TMPDIR:-/tmp}/jiobench-modern.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+runs=()
 for order in big little; do
   approaches=c-posix,c-swap,bulk-jni,nio-bulk,nio-heap,mmap$ffm,raw-bytes
   [ "$order" = big ] && approaches+=,encode-decode
-  runs=()
   for view in "" "-e --drop-cache"; do
     for ranks in 1 2; do
       loads+=("$(cut -d ' ' -f 1 /proc/loadavg)")
@@ -36,11 +37,6 @@ for order in big little; do
       keep . "${runs[-1]}"
     done
   done
-  targets=(--target bulk-jni=0.95*c-swap --target nio-bulk=0.95*c-swap --target ffm=0.95*c-swap
-    --target ffm-pread=0.95*c-swap)
-  [ "$order" = little ] && targets=(--target nio-bulk=0.95*c-posix --target ffm=0.95*c-posix
-    --target ffm-pread=0.95*c-posix)
-  "$home/.venv/bin/python" "$home/bench/ratios.py" --reference c-posix --reference c-swap "${targets[@]}" \
-    "${runs[@]}"
 done
+"$home/.venv/bin/python" "$home/bench/modern_summary.py" "${runs[@]}"
 echo "1-minute load average of this machine before each run: ${loads[*]}"

@@ -82,19 +82,24 @@ def table(run: dict, references: list[str]) -> list[str]:
     return lines
 
 
-def targets(run: dict, wanted: list[str]) -> list[str]:
-    """'APPROACH=FRACTION*REFERENCE' → one line per op: the ratio, and met or not."""
+def target_ratios(run: dict, wanted: list[str]) -> list[tuple[str, str, float, str, float]]:
+    """'APPROACH=FRACTION*REFERENCE' → (approach, op, fraction, reference, ratio of the medians) for
+    each op the run measured both of."""
     median = medians(run)
-    lines = []
+    found = []
     for target in wanted:
         approach, goal = target.split("=")
         fraction, reference = goal.split("*")
         for op in ("write", "read"):
             if (approach, op) in median and (reference, op) in median:
-                ratio = median[(approach, op)] / median[(reference, op)]
-                verdict = "met" if ratio >= float(fraction) else "NOT met"
-                lines.append(f"  target {approach} {op} >= {fraction} x {reference}: {ratio:.3f} {verdict}")
-    return lines
+                found.append((approach, op, float(fraction), reference, median[(approach, op)] / median[(reference, op)]))
+    return found
+
+
+def targets(run: dict, wanted: list[str]) -> list[str]:
+    """One line per target and op: the ratio, and met or not."""
+    return [f"  target {approach} {op} >= {fraction:g} x {reference}: {ratio:.3f} {'met' if ratio >= fraction else 'NOT met'}"
+            for approach, op, fraction, reference, ratio in target_ratios(run, wanted)]
 
 
 def main(argv=None) -> int:

@@ -1,0 +1,77 @@
+"""Prints what bench/modern.sh measured, from its run files: each run's medians with ratios to
+c-posix and c-swap and its targets, then, for each target, at how many of the points it was met,
+with the ratios where it was not.
+
+    python bench/modern_summary.py RUN.json...    (the runs of one or more bench/modern.sh)
+
+A target holds for write and for read apart: the approach's median reaches the fraction of the
+reference's median in the same run. Big-endian files need a conversion on x86, so there the
+typed approaches are held to c-swap, C converting a typed array; little-endian files need none, so
+there they are held to c-posix, the limit of pure I/O.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+from ratios import environment_line, readable_ratio, table, target_ratios, targets
+
+TARGETS = {"big": ["bulk-jni=0.95*c-swap", "ffm-pread=0.95*c-swap", "ffm=0.95*c-swap", "nio-bulk=0.95*c-swap"],
+           "little": ["nio-bulk=0.95*c-posix", "ffm=0.95*c-posix", "ffm-pread=0.95*c-posix"]}
+REFERENCES = ["c-posix", "c-swap"]
+
+
+def byte_order(run: dict) -> str:
+    return run["parameters"].get("byte_order") or "big"
+
+
+def tally(runs: list[dict]) -> list[tuple[str, dict[str, str]]]:
+    """(target, its byte order) → op → 'met at N of M' and the ratios where it was not."""
+    rows = []
+    for order, wanted in TARGETS.items():
+        measured = [run for run in runs if byte_order(run) == order]
+        for target in wanted:
+            cells = {}
+            for op in ("write", "read"):
+                ratios = [(ratio, ratio >= fraction) for run in measured
+                          for _, what, fraction, _, ratio in target_ratios(run, [target]) if what == op]
+                if not ratios:
+                    continue
+                missed = sorted(ratio for ratio, met in ratios if not met)
+                cells[op] = (f"{len(ratios) - len(missed)} of {len(ratios)}"
+                             + (f" ({', '.join(readable_ratio(ratio) for ratio in missed)})" if missed else ""))
+            if cells:
+                approach, goal = target.split("=")
+                rows.append((f"{approach} >= {goal.replace('*', ' x ')}, {order}-endian", cells))
+    return rows
+
+
+def summary(runs: list[dict]) -> list[str]:
+    rows = tally(runs)
+    if not rows:
+        return ["No target's approach and reference were measured in one run."]
+    width = max(len(label) for label, _ in rows)
+    cell = max(len(text) for _, cells in rows for text in cells.values())
+    return [f"Targets met, over {len(runs)} runs: at how many points (ratios where not met)",
+            f"  {environment_line(runs)}",
+            f"  {'target':<{width}}  {'write':<{cell}}  read"] + [
+        f"  {label:<{width}}  {cells.get('write', '-'):<{cell}}  {cells.get('read', '-')}".rstrip() for label, cells in rows]
+
+
+def main(argv: list[str]) -> int:
+    if not argv:
+        print("usage: python bench/modern_summary.py RUN.json...", file=sys.stderr)
+        return 2
+    runs = []
+    for path in argv:
+        with open(path) as f:
+            runs.append(json.load(f))
+    for run in runs:
+        print("\n".join(table(run, REFERENCES) + targets(run, TARGETS[byte_order(run)])))
+        print()
+    print("\n".join(summary(runs)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
