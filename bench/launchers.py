@@ -1,9 +1,9 @@
-"""Prints, from run files of one experiment through several launch paths (or on several JVMs),
-each approach's median MiB/s per launch path, over the measured phases of all that path's runs
-(pooled by `jiobench.reduce.summarize`, as the report pools runs), and its ratio to the first
-path's; one table per rank count.
+"""Prints, from run files of one experiment through several launch paths (or on several JVMs, or
+file systems), each approach's median MiB/s per launch path, over the measured phases of all that
+path's runs (pooled by `jiobench.reduce.summarize`, as the report pools runs), and its ratio to
+the first path's; one table per rank count and view.
 
-    python bench/launchers.py [--by launcher|jvm] RUN.json...   (the first run's path or JVM is the reference)
+    python bench/launchers.py [--by launcher|jvm|filesystem] RUN.json...   (the first run's is the reference)
 """
 from __future__ import annotations
 
@@ -12,11 +12,12 @@ import json
 import sys
 
 from jiobench import reduce
-from ratios import environment_line, readable, readable_ratio
+from ratios import environment_line, readable, readable_ratio, view
 
 # What tells the runs of one experiment apart: the launch path, or the JVM's version.
 GROUPS = {"launcher": lambda run: run["environment"]["launcher"],
-          "jvm": lambda run: run["environment"]["jvm"]["version"]}
+          "jvm": lambda run: run["environment"]["jvm"]["version"],
+          "filesystem": lambda run: run["environment"]["filesystem"]["type"]}
 
 
 def pooled_medians(runs: list[dict], group) -> dict[str, dict[tuple[str, str], float]]:
@@ -34,12 +35,12 @@ def table(runs: list[dict], group=GROUPS["launcher"]) -> list[str]:
     reference, others = medians[names[0]], [medians[name] for name in names[1:]]
     width = max(14, *(len(name) for name in names))
     p = runs[0]["parameters"]
-    flags = (" -e" if p["fsync"] else "") + (f" -D {p['deadline_s']:g}" if p["deadline_s"] else "")
+    deadline = f" -D {p['deadline_s']:g}" if p["deadline_s"] else ""
     reps = {name: sum(1 for run in runs if group(run) == name) * p["repetitions"] * max(p["forks"], 1)
             for name in names}
     stonewalled = {(s["approach"], s["op"]) for run in runs for s in run["summary"] if s["stonewalled"]}
     lines = [f"{runs[0]['environment']['ranks']} ranks, -b {p['block_size'] >> 20}MiB -t {p['transfer_size'] >> 20}MiB"
-             f"{flags}; median MiB/s over " + ", ".join(f"{reps[name]} measured reps of {name}" for name in names),
+             f"{deadline}{view(p)}; median MiB/s over " + ", ".join(f"{reps[name]} measured reps of {name}" for name in names),
              f"  {environment_line(runs)}",
              f"  {'approach':<22} {'op':<5}" + "".join(f" {name:>{width}}" for name in names)
              + "".join(f" {name + ' ÷':>{width + 2}}" for name in names[1:])]
@@ -57,12 +58,12 @@ def main(argv=None) -> int:
                         help="what the columns compare (default: launcher)")
     parser.add_argument("runs", nargs="+", help="run JSON files")
     options = parser.parse_args(argv)
-    by_ranks: dict[int, list[dict]] = {}
+    points: dict[tuple, list[dict]] = {}
     for path in options.runs:
         with open(path) as f:
             run = json.load(f)
-        by_ranks.setdefault(run["environment"]["ranks"], []).append(run)
-    print("\n\n".join("\n".join(table(runs, GROUPS[options.by])) for _, runs in sorted(by_ranks.items())))
+        points.setdefault((run["environment"]["ranks"], view(run["parameters"])), []).append(run)
+    print("\n\n".join("\n".join(table(runs, GROUPS[options.by])) for runs in points.values()))
     return 0
 
 
