@@ -1,10 +1,12 @@
 """Prints what `jiobench run` printed of a run, from its run file alone: the header, where and
-when it was measured, and the summary table of the measured phases (jiobench's own renderers).
+when it was measured and how long it took, and the summary table of the measured phases
+(jiobench's own renderers).
 
     python bench/run_summary.py RUN.json...
 """
 from __future__ import annotations
 
+import datetime
 import json
 import sys
 
@@ -12,12 +14,19 @@ from jiobench import table
 from ratios import environment_line
 
 
+def took(run: dict) -> str:
+    """The run's wall time, from its start to its run file."""
+    started, finished = (datetime.datetime.fromisoformat(run[key]) for key in ("started", "finished"))
+    minutes, seconds = divmod(round((finished - started).total_seconds()), 60)
+    return f"the run took {minutes} min {seconds} s" if minutes else f"the run took {seconds} s"
+
+
 def run_output(run: dict) -> str:
     env = run["environment"]
     context = {"parameters": run["parameters"], "environment": env, "ranks": env["ranks"],
                "launcher": env["launcher"], "ranks_per_host": env["ranks_per_host"], "warnings": run["warnings"]}
     notes = table.summary_notes(run["summary"])
-    return "\n".join([table.run_header(context).rstrip("\n"), f"  {environment_line([run])}", "",
+    return "\n".join([table.run_header(context).rstrip("\n"), f"  {environment_line([run])}; {took(run)}", "",
                       table.summary_table(run["summary"]), *([notes] if notes else [])])
 
 
