@@ -71,7 +71,7 @@ def output_of(command: str) -> str:
     done = subprocess.run(args, cwd=ROOT, capture_output=True, text=True)
     if done.returncode:
         raise DocsError(f"`{command}` failed (exit {done.returncode}): {done.stderr.strip()}")
-    return done.stdout if done.stdout.endswith("\n") else done.stdout + "\n"
+    return done.stdout.rstrip("\n") + "\n"
 
 
 def documents(docs_root: Path) -> list[Path]:
