@@ -8,11 +8,10 @@ the first path's; one table per rank count and view.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from jiobench import reduce
-from ratios import environment_line, readable, readable_ratio, view
+from ratios import environment_line, load_runs, readable, readable_ratio, view
 
 # What tells the runs of one experiment apart: the launch path, or the JVM's version.
 GROUPS = {"launcher": lambda run: run["environment"]["launcher"],
@@ -59,9 +58,7 @@ def main(argv=None) -> int:
     parser.add_argument("runs", nargs="+", help="run JSON files")
     options = parser.parse_args(argv)
     points: dict[tuple, list[dict]] = {}
-    for path in options.runs:
-        with open(path) as f:
-            run = json.load(f)
+    for run in load_runs(options.runs):
         points.setdefault((run["environment"]["ranks"], view(run["parameters"])), []).append(run)
     print("\n\n".join("\n".join(table(runs, GROUPS[options.by])) for runs in points.values()))
     return 0

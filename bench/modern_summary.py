@@ -11,10 +11,9 @@ there they are held to c-posix, the limit of pure I/O.
 """
 from __future__ import annotations
 
-import json
 import sys
 
-from ratios import environment_line, readable_ratio, table, target_ratios, targets
+from ratios import environment_line, load_runs, readable_ratio, table, target_ratios, targets
 
 TARGETS = {"big": ["bulk-jni=0.95*c-swap", "ffm-pread=0.95*c-swap", "ffm=0.95*c-swap", "nio-bulk=0.95*c-swap"],
            "little": ["nio-bulk=0.95*c-posix", "ffm=0.95*c-posix", "ffm-pread=0.95*c-posix"]}
@@ -62,10 +61,7 @@ def main(argv: list[str]) -> int:
     if not argv:
         print("usage: python bench/modern_summary.py RUN.json...", file=sys.stderr)
         return 2
-    runs = []
-    for path in argv:
-        with open(path) as f:
-            runs.append(json.load(f))
+    runs = load_runs(argv)
     for run in runs:
         print("\n".join(table(run, REFERENCES) + targets(run, TARGETS[byte_order(run)])))
         print()

@@ -5,11 +5,10 @@ and its ratio to the c-posix of the same run, one column per piece size.
 """
 from __future__ import annotations
 
-import json
 import sys
 from collections import defaultdict
 
-from ratios import environment_line, medians, readable
+from ratios import environment_line, load_runs, medians, readable
 
 # The option that sets each approach's piece, and the one that chooses bulk-jni's read path.
 PIECE_OPTIONS = {"c-swap": "piece-size", "nio-bulk": "piece-size", "ffm": "piece-size", "ffm-pread": "piece-size",
@@ -39,10 +38,7 @@ def rows(runs: list[dict]) -> dict[int, dict[tuple[str, str], dict[int, str]]]:
 
 
 def main(argv: list[str]) -> int:
-    runs = []
-    for path in argv:
-        with open(path) as f:
-            runs.append(json.load(f))
+    runs = load_runs(argv)
     for ranks, by_row in sorted(rows(runs).items()):
         sizes = sorted({size for cells in by_row.values() for size in cells})
         print(f"{ranks} rank(s), -b 256MiB -t 4MiB, page-cache view, big-endian:"

@@ -16,6 +16,14 @@ from typing import Sequence
 from jiobench.table import size_text
 
 
+def load_runs(paths: Sequence[str]) -> list[dict]:
+    runs = []
+    for path in paths:
+        with open(path) as f:
+            runs.append(json.load(f))
+    return runs
+
+
 def medians(run: dict) -> dict[tuple[str, str], float]:
     """(approach, op) → the median the run file's summary holds over its measured repetitions."""
     return {(row["approach"], row["op"]): row["bw_mib_s"]["median"] for row in run["summary"]}
@@ -110,9 +118,7 @@ def main(argv=None) -> int:
                         help="APPROACH=FRACTION*REFERENCE, checked for write and read in each run")
     parser.add_argument("runs", nargs="+", help="run JSON files")
     options = parser.parse_args(argv)
-    for path in options.runs:
-        with open(path) as f:
-            run = json.load(f)
+    for run in load_runs(options.runs):
         print("\n".join(table(run, options.reference or ["c-posix"]) + targets(run, options.target)))
         print()
     return 0

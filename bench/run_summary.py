@@ -7,11 +7,10 @@ when it was measured and how long it took, and the summary table of the measured
 from __future__ import annotations
 
 import datetime
-import json
 import sys
 
 from jiobench import table
-from ratios import environment_line
+from ratios import environment_line, load_runs
 
 
 def took(run: dict) -> str:
@@ -34,11 +33,7 @@ def main(argv: list[str]) -> int:
     if not argv:
         print("usage: python bench/run_summary.py RUN.json...", file=sys.stderr)
         return 2
-    outputs = []
-    for path in argv:
-        with open(path) as f:
-            outputs.append(run_output(json.load(f)))
-    print("\n\n".join(outputs))
+    print("\n\n".join(run_output(run) for run in load_runs(argv)))
     return 0
 
 
