@@ -87,7 +87,8 @@ def _embedded(figure: DrawnFigure) -> str:
 def _status(runs: Sequence[dict], points: pd.DataFrame, phases: pd.DataFrame,
             falls: Sequence[Shortfall]) -> str:
     """Badges a reader must not miss: sweep points without a complete run file, failed
-    verification, stonewalled and short points, what was checked, runs without forks."""
+    verification, what the runs warned of, stonewalled and short points, what was checked, runs
+    without forks."""
     failed = phases[phases["verified"].map(lambda v: v is False)]
     checked = phases["verified"].map(lambda v: v is True).sum()
     unchecked = phases["verified"].map(lambda v: v is None).sum()
@@ -112,6 +113,10 @@ def _status(runs: Sequence[dict], points: pd.DataFrame, phases: pd.DataFrame,
     if short:
         badges.append(f'<span class="badge warn">{SHORT_MARK} {plural(short, "point")} short: phases under 50 ms'
                       "</span>")
+    warned = {warning: [run["run_id"] for run in runs if warning in run.get("warnings", [])]
+              for run in runs for warning in run.get("warnings", [])}
+    for warning, run_ids in warned.items():
+        badges.append(f'<span class="badge warn">{plural(len(run_ids), "run")}: {_e(warning)}</span>')
     unforked = [run["run_id"] for run in runs if run["parameters"].get("forks") == 0]
     if unforked:
         badges.append(f'<span class="badge warn">{plural(len(unforked), "run")} without forks (--forks 0): '

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from typing import Optional
 
-from . import filesystems
+from . import filesystems, jvmheap
 from .filesystems import NETWORK_TYPES
 
 
@@ -30,6 +30,7 @@ def run_environment(ready: dict, ranks_per_host: dict) -> tuple[dict, list[str]]
     environment = dict(ready["environment"],
                        filesystem=filesystems.describe(ready["environment"]["filesystem"], target))
     warnings = filesystems.warnings(environment["filesystem"], parameters, sum(ranks_per_host.values()))
+    warnings += jvmheap.warnings(environment["jvm"], parameters["approaches"])
     if environment["filesystem"].get("type") == "lustre" and (parameters.get("stripe_count")
                                                                or parameters.get("stripe_size")) \
             and parameters["write"] and target not in ready["created"]:

@@ -55,6 +55,7 @@ def build(context: dict, per_rank: list[dict], incomplete: Optional[dict] = None
             "jvm": jvm_side["jvm"],
             "mpi": context["mpi"],
             "os": jvm_side["os"],
+            "cpu": jvm_side.get("cpu"),
             "filesystem": jvm_side["filesystem"],
             "slurm": context.get("slurm"),
         },

@@ -18,6 +18,22 @@ def size_text(n: int) -> str:
     return f"{n}PiB"
 
 
+def heap_text(jvm: Mapping) -> Optional[str]:
+    """'G1, heap up to 5.9GiB, regions of 4MiB; transfer array 4MiB, humongous; JVM options ...'"""
+    heap = jvm.get("heap")
+    if not heap:
+        return None
+    parts = [f"{heap['collector']}, heap up to {heap['max_bytes'] / 2**30:.1f}GiB"]
+    if heap.get("region_bytes"):
+        parts.append(f"regions of {size_text(heap['region_bytes'])}")
+    text = ", ".join(parts) + f"; transfer array {size_text(heap['transfer_array_bytes'])}"
+    if heap.get("transfer_array_humongous"):
+        text += ", humongous"
+    if jvm.get("args"):
+        text += f"; JVM options {' '.join(jvm['args'])}"
+    return text
+
+
 def _marks(row: Mapping) -> str:
     marks = []
     if row.get("warmup"):
@@ -65,6 +81,7 @@ def run_header(context: Mapping) -> str:
         + (f", deadline {p['deadline_s']}s" if p["deadline_s"] else "")
         + (" with wear-out" if p.get("wear_out") else "") + (", verify" if p["verify"] else ""),
         f"  {repetitions_text(p)}",
+        *(f"  jvm: {heap}" for heap in [heap_text(env["jvm"])] if heap),
         *(f"  warning: {warning}" for warning in context.get("warnings", [])),
         "",
     ])

@@ -40,9 +40,9 @@ def jiobench(tmp_path):
     """Calls `bin/jiobench run -n RANKS -- ARGS` with results under the test's own directory."""
 
     def run(*args: str, ranks: int = 2, timeout: float = 120, results: bool = True,
-            java: Optional[str] = None) -> Run:
+            java: Optional[str] = None, jvm_args: Optional[str] = None) -> Run:
         runner_args = list(args) + (["--results", str(tmp_path / "results")] if results else [])
-        own = ["--java", java] if java else []
+        own = (["--java", java] if java else []) + ([f"--jvm-args={jvm_args}"] if jvm_args else [])
         completed = subprocess.run([str(JIOBENCH), "run", "-n", str(ranks), *own, "--", *runner_args],
                                    capture_output=True, text=True, timeout=timeout, cwd=tmp_path)
         return Run(completed)

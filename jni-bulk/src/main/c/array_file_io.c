@@ -11,6 +11,9 @@
  * collector: G1 from JDK 22) the system call runs on the pinned array itself: a read lands in the
  * array and is swapped there a chunk at a time, and a write that needs no conversion goes straight
  * from the array, in one call. A little-endian file on this (little-endian) machine needs no swap.
+ * Where the array's address makes the kernel's own copy crawl (kernel_copy_shift: a humongous
+ * array under G1, for one), a read that swaps lands a little further on in the array and each
+ * element is swapped down to its place; other transfers go through the buffer.
  */
 #include "org_jiobench_bulk_ArrayFileIO.h"
 
@@ -19,6 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "byte_order.h"
 #include "java_arrays.h"
 #include "jni_support.h"
 #include "posix_io.h"
@@ -86,14 +90,32 @@ static bool start_transfer(JNIEnv *env, jobject file_descriptor, jstring path, j
  * which commits a copy. Such a JVM would pay for a copy of the whole array per chunk.
  */
 
-/* One pwrite straight from the pinned array. */
+/* Writes bytes from data at position a buffer's worth at a time. Returns 0, or -1 with errno set. */
+static int pwrite_through_buffer(const struct transfer *t, const struct element_type *type,
+                                 const unsigned char *data, size_t bytes, jlong position)
+{
+    size_t chunk = (size_t)t->chunk_elements * type->size;
+    for (size_t done = 0; done < bytes; done += chunk) {
+        size_t n = bytes - done < chunk ? bytes - done : chunk;
+        memcpy(t->buffer, data + done, n);
+        if (pwrite_fully(t->fd, t->buffer, n, position + (off_t)done) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* One pwrite straight from the pinned array, or through the buffer where the kernel's copy from it would crawl. */
 static jlong write_in_place(JNIEnv *env, jstring path, jarray array, jint offset, jint count, jlong position,
                             const struct element_type *type, const struct transfer *t)
 {
     unsigned char *elements = (*env)->GetPrimitiveArrayCritical(env, array, NULL);
     if (elements == NULL)
         return -1;
-    int result = pwrite_fully(t->fd, elements + (size_t)offset * type->size, (size_t)count * type->size, position);
+    unsigned char *at = elements + (size_t)offset * type->size;
+    size_t bytes = (size_t)count * type->size;
+    int result = kernel_copy_shift((uintptr_t)position, (uintptr_t)at) != 0
+                     ? pwrite_through_buffer(t, type, at, bytes, position)
+                     : pwrite_fully(t->fd, at, bytes, position);
     int err = errno;
     (*env)->ReleasePrimitiveArrayCritical(env, array, elements, JNI_ABORT);
     if (result < 0) {
@@ -131,25 +153,39 @@ static jlong write_elements(JNIEnv *env, jobject file_descriptor, jstring path, 
  * EOFException. The elements read whole before it are stored, as a loop of readX would store them. */
 /*
  * Reads straight into the pinned array, a chunk per pread (one pread when nothing is swapped),
- * swapping each chunk in place while it is in the cache. Only for a range that lies wholly within
- * the file: at its end the bounce path stores whole elements only, as the contract asks, where a
- * pread into the array would leave part of an element changed.
+ * swapping each chunk in place while it is in the cache. Where the kernel's copy into the array
+ * would crawl, a chunk that is swapped lands `shift` bytes further on, in the place of the next
+ * chunk, not read yet, and each element is swapped down to its own place: the same two passes over
+ * the data. The last chunk, with no room after it, and a chunk that is not swapped go through the
+ * buffer and are converted from there. Only for a range that lies wholly within the file: at its
+ * end the bounce path stores whole elements only, as the contract asks, where a pread into the
+ * array would leave part of an element changed.
  */
 static jlong read_in_place(JNIEnv *env, jstring path, jarray array, jint offset, jint count, jlong position,
                            const struct element_type *type, const struct transfer *t)
 {
-    jint chunk = same_bytes(t, type) ? count : t->chunk_elements;
     for (jint done = 0; done < count;) {
-        jint n = count - done < chunk ? count - done : chunk;
-        size_t wanted = (size_t)n * type->size;
         unsigned char *elements = (*env)->GetPrimitiveArrayCritical(env, array, NULL);
         if (elements == NULL)
             return -1;
         unsigned char *at = elements + (size_t)(offset + done) * type->size;
-        ssize_t got = pread_fully(t->fd, at, wanted, position + (off_t)done * (off_t)type->size);
+        off_t from = position + (off_t)done * (off_t)type->size;
+        size_t shift = kernel_copy_shift((uintptr_t)at, (uintptr_t)from);
+        jint chunk = same_bytes(t, type) && shift == 0 ? count : t->chunk_elements;
+        jint n = count - done < chunk ? count - done : chunk;
+        size_t wanted = (size_t)n * type->size;
+        bool shifted = shift != 0 && !same_bytes(t, type) && (size_t)(count - done - n) * type->size >= shift;
+        unsigned char *into = shifted ? at + shift : shift != 0 ? t->buffer : at;
+        ssize_t got = pread_fully(t->fd, into, wanted, from);
         int err = errno;
-        if (got == (ssize_t)wanted && !same_bytes(t, type))
-            swap_in_place(at, type->size, (size_t)n);
+        if (got == (ssize_t)wanted) {
+            if (shifted)
+                swap_down(at, into, type->size, (size_t)n);
+            else if (into == t->buffer)
+                convert(t, type, false, at, t->buffer, (size_t)n);
+            else if (!same_bytes(t, type))
+                swap_in_place(at, type->size, (size_t)n);
+        }
         (*env)->ReleasePrimitiveArrayCritical(env, array, elements, 0);
         if (got < 0) {
             throw_io_error(env, path, "pread", err);

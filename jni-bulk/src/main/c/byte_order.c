@@ -79,6 +79,35 @@ SWAP_IN_PLACE(swap16_in_place, uint16_t, __builtin_bswap16)
 SWAP_IN_PLACE(swap32_in_place, uint32_t, __builtin_bswap32)
 SWAP_IN_PLACE(swap64_in_place, uint64_t, __builtin_bswap64)
 
+/* The same swap moving the data down to a lower address: in ascending order every element is loaded
+ * before anything is stored over it, so the two ranges may overlap. */
+#define SWAP_DOWN(name, utype, bswap)                                         \
+    VECTOR_CLONES static void name(unsigned char *dst, const unsigned char *src, size_t count) \
+    {                                                                         \
+        for (size_t i = 0; i < count; i++) {                                  \
+            utype v;                                                          \
+            memcpy(&v, src + i * sizeof v, sizeof v);                         \
+            v = bswap(v);                                                     \
+            memcpy(dst + i * sizeof v, &v, sizeof v);                         \
+        }                                                                     \
+    }
+
+SWAP_DOWN(swap16_down, uint16_t, __builtin_bswap16)
+SWAP_DOWN(swap32_down, uint32_t, __builtin_bswap32)
+SWAP_DOWN(swap64_down, uint64_t, __builtin_bswap64)
+
+void swap_down(void *dst, const void *src, size_t size, size_t count)
+{
+    if (size == 2)
+        swap16_down(dst, src, count);
+    else if (size == 4)
+        swap32_down(dst, src, count);
+    else if (size == 8)
+        swap64_down(dst, src, count);
+    else
+        memmove(dst, src, count * size);
+}
+
 element_convert_fn *swapping_copy(size_t size)
 {
     return size == 2 ? swap16 : size == 4 ? swap32 : size == 8 ? swap64 : copy_bytes;

@@ -29,4 +29,8 @@ element_convert_fn *swapping_copy(size_t size);
 /* Reverses the bytes of each of count elements of size bytes (2, 4 or 8; 1 leaves them) in place. */
 void swap_in_place(void *data, size_t size, size_t count);
 
+/* Reverses the bytes of each of count elements of size bytes while moving them from src to dst, which
+ * lies at or below src; the ranges may overlap. */
+void swap_down(void *dst, const void *src, size_t size, size_t count);
+
 #endif

@@ -68,7 +68,8 @@ final class Benchmark {
     }
 
     private int run(List<Path> created) throws IOException {
-        Map<String, Object> environment = Environment.describe(settings.file());
+        Map<String, Object> environment = Environment.describe(settings.file(),
+                settings.transferSize() * settings.batchSlots());
         environment.put("plan_memory_bytes", MemoryNeeds.bytes(settings, task.approaches(settings)));
         if (!world.ready(settings.describe(), environment, created)) return 2;
         transfers = new Transfers(writePlan.fileOffsets(), writePlan.firstElements(settings.type()),

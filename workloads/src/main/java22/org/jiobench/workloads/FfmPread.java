@@ -13,7 +13,9 @@ import java.util.List;
  * access), so the kernel copies straight between the file and the array. Where the file's order
  * is not the machine's, a write swaps a piece at a time into a native segment with a loop that C2
  * vectorizes ({@link SwappedCopy}) and writes it from there, and a read lands in the array and is
- * swapped there, a piece at a time: c-swap's technique, with no C of its own.
+ * swapped there, a piece at a time: c-swap's technique, with no C of its own. Where the array's
+ * address would make the kernel's own copy crawl ({@link LibcFile#kernelCopyCrawls}: a humongous
+ * array under G1, for one), the data goes through the native segment a piece at a time instead.
  */
 public final class FfmPread implements Approach {
     static final ApproachOption PIECE_SIZE = ApproachOption.size("piece-size", "256KiB",
@@ -38,22 +40,29 @@ public final class FfmPread implements Approach {
         boolean write = mode == IoMode.WRITE;
         LibcFile libc = new LibcFile(file, write);
         Arena arena = Arena.ofConfined();
-        MemorySegment bounce = swap && write ? arena.allocate(piece, 4096) : null;
+        MemorySegment bounce = arena.allocate(piece, 4096);
         return new TransferIo() {
             @Override
             public int transfer(long fileOffset, int from, int to, Stonewall stonewall) throws IOException {
-                if (!swap) {
+                long address = LibcFile.addressOf(elements.asSlice(from));
+                boolean crawls = write ? LibcFile.kernelCopyCrawls(fileOffset + from, address)
+                        : LibcFile.kernelCopyCrawls(address, fileOffset + from);
+                if (!swap && !crawls) {
                     MemorySegment range = elements.asSlice(from, to - from);
                     if (write) libc.write(range, fileOffset + from); else libc.read(range, fileOffset + from);
                     return to;
                 }
                 for (int at = from; at < to; at += piece) {
                     int end = Math.min(to, at + piece);
+                    MemorySegment range = elements.asSlice(at, end - at);
+                    MemorySegment staged = bounce.asSlice(0, end - at);
                     if (write) {
-                        copier.store(at / size, bounce, (end - at) / size);
-                        libc.write(bounce.asSlice(0, end - at), fileOffset + at);
+                        if (swap) copier.store(at / size, bounce, (end - at) / size); else staged.copyFrom(range);
+                        libc.write(staged, fileOffset + at);
+                    } else if (crawls) {
+                        libc.read(staged, fileOffset + at);
+                        if (swap) copier.load(bounce, at / size, (end - at) / size); else range.copyFrom(staged);
                     } else {
-                        MemorySegment range = elements.asSlice(at, end - at);
                         libc.read(range, fileOffset + at);
                         SwappedCopy.swapInPlace(range, size);
                     }

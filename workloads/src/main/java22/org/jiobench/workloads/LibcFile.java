@@ -39,6 +39,10 @@ final class LibcFile implements AutoCloseable {
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
     private static final MethodHandle STRERROR = LINKER.downcallHandle(LINKER.defaultLookup().find("strerror")
             .orElseThrow(), FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+    /** memset of no bytes, as a critical downcall: it returns the address C is handed for a segment. */
+    private static final MethodHandle ADDRESS_OF = LINKER.downcallHandle(LINKER.defaultLookup().find("memset")
+            .orElseThrow(), FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT,
+            ValueLayout.JAVA_LONG), Linker.Option.critical(true));
     private static final int EINTR = 4;
 
     private final Arena arena = Arena.ofConfined();
@@ -66,6 +70,30 @@ final class LibcFile implements AutoCloseable {
         Linker.Option[] all = java.util.Arrays.copyOf(options, options.length + 1);
         all[options.length] = Linker.Option.captureCallState("errno");
         return LINKER.downcallHandle(LINKER.defaultLookup().find(name).orElseThrow(), descriptor, all);
+    }
+
+    /**
+     * Whether the kernel's copy from {@code source} to {@code destination}, one of them the page
+     * cache's side of a file offset (that offset modulo 4 KiB), runs at its slow pace: on AMD EPYC
+     * the {@code rep movsb} Linux copies with slows to a fifth to a half when the destination lies
+     * less than a cache line past the source modulo 4 KiB (bench/copy-alignment.sh). The jni-bulk
+     * library's kernel_copy_shift is the same rule, in C.
+     */
+    static boolean kernelCopyCrawls(long destination, long source) {
+        long lead = Math.floorMod(destination - source, 4096L);
+        return lead != 0 && lead < 64;
+    }
+
+    /**
+     * The address a system call would be handed for this segment now: for a segment of a Java
+     * array, where the array lies until the collector moves it (never while a call holds it).
+     */
+    static long addressOf(MemorySegment segment) {
+        try {
+            return ((MemorySegment) ADDRESS_OF.invokeExact(segment, 0, 0L)).address();
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Writes all of {@code bytes} at {@code offset}, going on after short writes and EINTR. */
