@@ -2,41 +2,54 @@
 # Beyond the papers: today's Java I/O next to C, side by side in one run per point, each
 # repetition a fresh fork of every approach in turn (so a busy spell of a shared machine touches
 # every approach alike), at 1 and 2 ranks, -b 256MiB -t 4MiB, in both views (page cache;
-# -e --drop-cache, storage) and both byte orders. Prints each approach's median MiB/s and its
-# ratios to c-posix (the limit of pure I/O) and c-swap (C converting a typed array), and whether
-# the targets are met (bench/modern_summary.py, which holds them): bulk-jni, nio-bulk, ffm and
-# ffm-pread at 0.95 x c-swap; with little-endian files, which need no conversion on x86, nio-bulk,
-# ffm and ffm-pread at 0.95 x c-posix; then at how many points each target was met.
+# -e --drop-cache, storage) and both byte orders on a JDK 22 or newer, and big-endian on JDK 17.
+# Prints each approach's median MiB/s and its ratios to c-posix (the limit of pure I/O) and c-swap
+# (C converting a typed array), and whether the targets are met: bulk-jni, ffm-pread, nio-bulk and
+# ffm at 0.95 x c-swap; with little-endian files, which need no conversion on x86, ffm-pread,
+# nio-bulk and ffm at 0.95 x c-posix; on JDK 17, bulk-jni and nio-bulk at 0.95 x c-swap.
 #
-#   bench/modern.sh [REPETITIONS]     (default 5; needs `make build`)
-# A JDK 22 or newer runs the ranks where one is installed (ffm needs it); JAVA=/path/to/java
-# chooses another.
-# KEEP=DIR copies each run's file (its JSON) into DIR, e.g. KEEP=docs/runs/modern.
+#   bench/modern.sh [FORKS]     (default 5 forks of 3 measured repetitions; needs `make build`)
+#   KEEP=docs/runs/modern-1 bench/modern.sh     keeps the run files for the docs
+# JAVA (default: a JDK 22 or newer in /usr/lib/jvm, where one is installed) and JAVA17 choose the
+# two JDKs. JVM_ARGS (default -XX:G1HeapRegionSize=16m, which keeps the 4 MiB transfer array an
+# ordinary object rather than a humongous one: docs/jvm-heap.md) go to every rank's JVM.
 set -euo pipefail
 home="$(cd "$(dirname "$0")/.." && pwd)"
-. "$home/bench/keep.sh"
-reps=${1:-5}
+forks=${1:-5}
 java=${JAVA:-$(ls -d /usr/lib/jvm/temurin-2[2-9]-jdk-*/bin/java /usr/lib/jvm/java-2[2-9]-openjdk-*/bin/java \
   2>/dev/null | head -n 1 || true)}
-java=${java:-java}
-ffm=""
-"$java" -XshowSettings:properties -version 2>&1 | grep -q 'java.specification.version = 2[2-9]' && ffm=,ffm,ffm-pread
+java17=${JAVA17:-$(ls -d /usr/lib/jvm/java-17-openjdk-*/bin/java 2>/dev/null | head -n 1 || echo java)}
+jvm_args=${JVM_ARGS--XX:G1HeapRegionSize=16m}
 loads=()
 work=$(mktemp -d "${TMPDIR:-/tmp}/jiobench-modern.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-runs=()
-for order in big little; do
-  approaches=c-posix,c-swap,bulk-jni,nio-bulk,nio-heap,mmap$ffm,raw-bytes
-  [ "$order" = big ] && approaches+=,encode-decode
+results=${KEEP:-$work/results}
+
+# One JDK and byte order at 1 and 2 ranks in both views, then its ratio tables: JAVA ORDER APPROACHES TARGET...
+points() {
+  local jvm=$1 order=$2 approaches=$3
+  shift 3
+  local runs=() view ranks out targets=()
   for view in "" "-e --drop-cache"; do
     for ranks in 1 2; do
       loads+=("$(cut -d ' ' -f 1 /proc/loadavg)")
-      out=$("$home/bin/jiobench" run -n "$ranks" --java "$java" -- -a "$approaches" -b 256MiB -t 4MiB \
-        --forks "$reps" -i 1 --byte-order "$order" $view -o "$work/bench.dat" --results "$work/results")
+      out=$("$home/bin/jiobench" run -n "$ranks" --java "$jvm" ${jvm_args:+--jvm-args="$jvm_args"} -- \
+        -a "$approaches" -b 256MiB -t 4MiB --forks "$forks" -i 3 --byte-order "$order" $view \
+        -o "$work/bench.dat" --results "$results")
       runs+=("$(tail -n 1 <<<"$out")")
-      keep . "${runs[-1]}"
     done
   done
-done
-"$home/.venv/bin/python" "$home/bench/modern_summary.py" "${runs[@]}"
+  for target in "$@"; do targets+=(--target "$target"); done
+  "$home/.venv/bin/python" "$home/bench/ratios.py" --reference c-posix --reference c-swap "${targets[@]}" \
+    "${runs[@]}"
+}
+
+jdk17=c-posix,c-swap,bulk-jni,nio-bulk,nio-heap,mmap,raw-bytes
+if [ -n "$java" ]; then
+  modern=$jdk17,ffm,ffm-pread
+  points "$java" big "$modern,encode-decode" bulk-jni=0.95*c-swap ffm-pread=0.95*c-swap nio-bulk=0.95*c-swap \
+    ffm=0.95*c-swap
+  points "$java" little "$modern" ffm-pread=0.95*c-posix nio-bulk=0.95*c-posix ffm=0.95*c-posix
+fi
+points "$java17" big "$jdk17,encode-decode" bulk-jni=0.95*c-swap nio-bulk=0.95*c-swap
 echo "1-minute load average of this machine before each run: ${loads[*]}"

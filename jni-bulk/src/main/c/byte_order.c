@@ -63,28 +63,14 @@ SWAPPING_COPY(swap64, uint64_t, __builtin_bswap64, )
 SWAPPING_COPY(floats_to_big_endian, uint32_t, __builtin_bswap32, float_to_int_bits)
 SWAPPING_COPY(doubles_to_big_endian, uint64_t, __builtin_bswap64, double_to_long_bits)
 
-/* The same swap in place, for data read straight into an array: no second buffer to pass through. */
-#define SWAP_IN_PLACE(name, utype, bswap)                                     \
-    VECTOR_CLONES static void name(unsigned char *data, size_t count)        \
-    {                                                                         \
-        for (size_t i = 0; i < count; i++) {                                  \
-            utype v;                                                          \
-            memcpy(&v, data + i * sizeof v, sizeof v);                        \
-            v = bswap(v);                                                     \
-            memcpy(data + i * sizeof v, &v, sizeof v);                        \
-        }                                                                     \
-    }
-
-SWAP_IN_PLACE(swap16_in_place, uint16_t, __builtin_bswap16)
-SWAP_IN_PLACE(swap32_in_place, uint32_t, __builtin_bswap32)
-SWAP_IN_PLACE(swap64_in_place, uint64_t, __builtin_bswap64)
-
-/* The same swap moving the data down to a lower address: in ascending order every element is loaded
- * before anything is stored over it, so the two ranges may overlap. */
+/* The same swap moving the data to where it belongs, at or below where it lies: read straight into
+ * an array (dst == src), or a little further on in it. In ascending order every element is loaded
+ * before anything is stored over it, so the ranges may overlap, and ivdep tells gcc so: it would
+ * otherwise fall back to a scalar loop wherever they do. */
 #define SWAP_DOWN(name, utype, bswap)                                         \
     VECTOR_CLONES static void name(unsigned char *dst, const unsigned char *src, size_t count) \
     {                                                                         \
-        for (size_t i = 0; i < count; i++) {                                  \
+        _Pragma("GCC ivdep") for (size_t i = 0; i < count; i++) {             \
             utype v;                                                          \
             memcpy(&v, src + i * sizeof v, sizeof v);                         \
             v = bswap(v);                                                     \
@@ -104,23 +90,18 @@ void swap_down(void *dst, const void *src, size_t size, size_t count)
         swap32_down(dst, src, count);
     else if (size == 8)
         swap64_down(dst, src, count);
-    else
+    else if (dst != src)
         memmove(dst, src, count * size);
+}
+
+void swap_in_place(void *data, size_t size, size_t count)
+{
+    swap_down(data, data, size, count);
 }
 
 element_convert_fn *swapping_copy(size_t size)
 {
     return size == 2 ? swap16 : size == 4 ? swap32 : size == 8 ? swap64 : copy_bytes;
-}
-
-void swap_in_place(void *data, size_t size, size_t count)
-{
-    if (size == 2)
-        swap16_in_place(data, count);
-    else if (size == 4)
-        swap32_in_place(data, count);
-    else if (size == 8)
-        swap64_in_place(data, count);
 }
 
 const struct element_type element_boolean = {1, normalize_booleans, normalize_booleans};

@@ -6,9 +6,9 @@
 
 size_t kernel_copy_shift(uintptr_t destination, uintptr_t source)
 {
-    enum { PAGE = 4096, CACHE_LINE = 64 };
+    enum { PAGE = 4096, SLOW_LEAD = 32, CACHE_LINE = 64 };
     uintptr_t lead = (destination - source) % PAGE;
-    return lead != 0 && lead < CACHE_LINE ? CACHE_LINE - lead : 0;
+    return lead != 0 && lead < SLOW_LEAD ? CACHE_LINE - lead : 0;
 }
 
 int pwrite_fully(int fd, const void *buf, size_t size, off_t offset)

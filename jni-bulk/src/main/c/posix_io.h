@@ -17,9 +17,9 @@ ssize_t pread_fully(int fd, void *buf, size_t size, off_t offset);
 /*
  * Whether the kernel's copy between the page cache and user memory, from source to destination,
  * runs at its slow pace: 0 where it does not, else how many bytes further on the destination would
- * have to lie for it not to. Linux copies with `rep movsb` on x86 processors with fast string
- * moves, and on AMD EPYC that copy runs at a fifth to a half of its speed when the destination lies
- * less than a cache line past the source modulo 4 KiB (bench/copy-alignment.sh measures it). The
+ * have to lie for it not to (a cache line past the source). Linux copies with `rep movsb` on x86 processors with fast string
+ * moves, and on AMD EPYC that copy slows sharply when the destination lies
+ * 1 to 31 bytes past the source modulo 4 KiB (bench/copy-alignment.sh measures it). The
  * page cache's side of a file offset sits at that offset modulo 4 KiB. A G1 humongous array starts
  * 16 bytes past a 4 KiB boundary, so a read of a page-aligned offset straight into it is the slow
  * case.

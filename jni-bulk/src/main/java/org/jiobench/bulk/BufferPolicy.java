@@ -22,15 +22,14 @@ public record BufferPolicy(int chunkBytes, boolean recycle, boolean inPlace) {
 
     public static final int MIN_CHUNK_BYTES = Long.BYTES;
     /**
-     * 256 KiB: on the project's VMs (AMD EPYC, 512 KiB L2 per core), a C program converting a
-     * native int[] to big-endian through a buffer into the page cache wrote at 0.58 of a plain
-     * pwrite with a 64 KiB buffer, 0.86 with 256 KiB and 0.89 with 4 MiB, and read at 0.56, 0.65
-     * and 0.66: a piece that fits the L2 cache with room to spare, and a quarter of the system
-     * calls of 64 KiB, which matters where many writers serialise on one file's lock. Through the
-     * runner (bench/pieces.sh, 1 and 2 ranks) 256 KiB was as fast as any size for bulk-jni, c-swap,
-     * nio-bulk and ffm, within the noise of a shared machine.
+     * 1 MiB: on the project's VMs (AMD EPYC, 512 KiB L2 per core) a conversion through a buffer
+     * from and into the page cache ran faster with 1 MiB than with 256 KiB for every approach that
+     * converts or stages through one, at 1 and 2 ranks, and no slower than with 4 MiB
+     * (bench/pieces.sh, whose kept runs the README's table is drawn from); a read straight into the
+     * array runs alike at any of these sizes. Fewer system calls too, which matters where many
+     * writers serialise on one file's lock.
      */
-    public static final int DEFAULT_CHUNK_BYTES = 1 << 18;
+    public static final int DEFAULT_CHUNK_BYTES = 1 << 20;
 
     /** A buffer of up to {@value #DEFAULT_CHUNK_BYTES} bytes, kept between calls, skipped where the JVM allows. */
     public static final BufferPolicy DEFAULT = new BufferPolicy(DEFAULT_CHUNK_BYTES, true, true);

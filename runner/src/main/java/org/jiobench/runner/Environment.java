@@ -50,7 +50,7 @@ final class Environment {
      * The collector, the heap's limit and G1's region size as the JVM itself reports them, and
      * whether the transfer array is humongous: G1 gives an object of more than half a region regions
      * of its own, starting at a region's first byte, so its elements start 16 bytes past a 4 KiB
-     * boundary, where the kernel's copy between the page cache and the array slows to a half or less
+     * boundary, where the kernel's copy between the page cache and the array slows sharply
      * (docs/jvm-heap.md).
      */
     static Map<String, Object> heap(long arrayBytes) {

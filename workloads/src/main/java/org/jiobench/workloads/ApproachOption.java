@@ -1,6 +1,7 @@
 package org.jiobench.workloads;
 
 import java.util.List;
+import org.jiobench.bulk.BufferPolicy;
 
 /**
  * A knob that belongs to one approach (IOR's backends have them: {@code --posix.odirect}). The
@@ -19,6 +20,15 @@ public record ApproachOption(String name, String label, String defaultValue, Lis
     /** A byte count, written as the size options are ({@link SizeText}), at most a Java array's. */
     public static ApproachOption size(String name, String defaultValue, String description) {
         return new ApproachOption(name, "SIZE", defaultValue, List.of(), description);
+    }
+
+    /**
+     * {@code piece-size}: the bytes an approach that converts or stages through a buffer moves at a
+     * time, by default the jni-bulk library's buffer, so that the C and Java approaches compare at
+     * one size (bench/pieces.sh measures the sizes).
+     */
+    public static ApproachOption pieceSize(String description) {
+        return size("piece-size", SizeText.format(BufferPolicy.DEFAULT_CHUNK_BYTES), description);
     }
 
     public static ApproachOption choice(String name, List<String> choices, String defaultValue, String description) {

@@ -16,7 +16,7 @@ import org.jiobench.bulk.PosixFile;
  * order is the machine's, nothing is converted and this is c-posix.
  */
 public final class CSwap implements Approach {
-    static final ApproachOption PIECE_SIZE = ApproachOption.size("piece-size", "256KiB",
+    static final ApproachOption PIECE_SIZE = ApproachOption.pieceSize(
             "Bytes converted and moved by one system call");
 
     @Override public String id() { return "c-swap"; }

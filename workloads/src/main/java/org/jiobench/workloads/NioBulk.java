@@ -14,7 +14,7 @@ import org.jiobench.bulk.AlignedBuffers;
  * when the kernel copies it.
  */
 public final class NioBulk implements Approach {
-    static final ApproachOption PIECE_SIZE = ApproachOption.size("piece-size", "256KiB",
+    static final ApproachOption PIECE_SIZE = ApproachOption.pieceSize(
             "Bytes of the direct buffer: a transfer moves in pieces of this size");
 
     @Override public String id() { return "nio-bulk"; }

@@ -22,7 +22,7 @@ import java.util.Optional;
  * finds it.
  */
 public final class FfmCopy implements Approach {
-    static final ApproachOption PIECE_SIZE = ApproachOption.size("piece-size", "256KiB",
+    static final ApproachOption PIECE_SIZE = ApproachOption.pieceSize(
             "Bytes of the native segment: a transfer moves in pieces of this size");
     static final ApproachOption COPY = ApproachOption.choice("copy", List.of("loop", "bulk"), "loop",
             "Where the bytes need swapping: an element loop of big-endian segment accesses, which C2 vectorizes "

@@ -18,7 +18,7 @@ import java.util.List;
  * array under G1, for one), the data goes through the native segment a piece at a time instead.
  */
 public final class FfmPread implements Approach {
-    static final ApproachOption PIECE_SIZE = ApproachOption.size("piece-size", "256KiB",
+    static final ApproachOption PIECE_SIZE = ApproachOption.pieceSize(
             "Bytes swapped and moved by one system call where the byte order needs swapping");
 
     @Override public String id() { return Ffm.PREAD_ID; }

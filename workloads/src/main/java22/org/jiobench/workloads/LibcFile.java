@@ -75,13 +75,13 @@ final class LibcFile implements AutoCloseable {
     /**
      * Whether the kernel's copy from {@code source} to {@code destination}, one of them the page
      * cache's side of a file offset (that offset modulo 4 KiB), runs at its slow pace: on AMD EPYC
-     * the {@code rep movsb} Linux copies with slows to a fifth to a half when the destination lies
-     * less than a cache line past the source modulo 4 KiB (bench/copy-alignment.sh). The jni-bulk
+     * the {@code rep movsb} Linux copies with slows sharply when the destination lies
+     * 1 to 31 bytes past the source modulo 4 KiB (bench/copy-alignment.sh). The jni-bulk
      * library's kernel_copy_shift is the same rule, in C.
      */
     static boolean kernelCopyCrawls(long destination, long source) {
         long lead = Math.floorMod(destination - source, 4096L);
-        return lead != 0 && lead < 64;
+        return lead != 0 && lead < 32;
     }
 
     /**

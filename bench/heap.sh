@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The transfer array on the JVM's heap: c-swap beside the in-place approaches (bulk-jni, and
+# ffm-pread on a JDK 22+) at 1 rank, -b 512MiB -t 4MiB, page-cache view, big-endian, one run per
+# heap set-up: G1 by ergonomics (4 MiB regions below about 8 GiB of heap, which makes a 4 MiB
+# array humongous), G1 with 16 MiB regions, -XX:+AlwaysPreTouch, the Parallel collector, -t 64KiB,
+# and JDK 17. Prints
+# each run's medians with ratios to c-swap of the same run (docs/jvm-heap.md). About 3 minutes.
+#
+#   bench/heap.sh [FORKS]     (default 3 forks of 3 measured repetitions; needs `make build`)
+#   KEEP=docs/runs/heap bench/heap.sh     keeps the run files for the docs
+# JAVA=/path/to/java chooses the newer JDK (default: a JDK 22 or newer in /usr/lib/jvm).
+set -euo pipefail
+home="$(cd "$(dirname "$0")/.." && pwd)"
+forks=${1:-3}
+java=${JAVA:-$(ls -d /usr/lib/jvm/temurin-2[2-9]-jdk-*/bin/java /usr/lib/jvm/java-2[2-9]-openjdk-*/bin/java \
+  2>/dev/null | head -n 1 || true)}
+java17=$(ls -d /usr/lib/jvm/java-17-openjdk-*/bin/java 2>/dev/null | head -n 1 || echo java)
+work=$(mktemp -d "${TMPDIR:-/tmp}/jiobench-heap.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+results=${KEEP:-$work/results}
+runs=()
+# JVM, JVM options, -t: one run each.
+setups=("$java||4MiB" "$java|-XX:G1HeapRegionSize=16m|4MiB" "$java|-XX:+AlwaysPreTouch|4MiB"
+  "$java|-XX:+UseParallelGC|4MiB" "$java||64KiB" "$java17||4MiB")
+[ -n "$java" ] || setups=("${setups[@]:5}")
+for setup in "${setups[@]}"; do
+  IFS='|' read -r jvm options transfer <<<"$setup"
+  approaches=c-swap,bulk-jni
+  "$jvm" -XshowSettings:properties -version 2>&1 | grep -q 'java.specification.version = 2[2-9]' \
+    && approaches+=,ffm-pread
+  out=$("$home/bin/jiobench" run -n 1 --java "$jvm" ${options:+--jvm-args="$options"} -- -a "$approaches" \
+    -b 512MiB -t "$transfer" --forks "$forks" -i 3 -o "$work/heap.dat" --results "$results")
+  runs+=("$(tail -n 1 <<<"$out")")
+done
+"$home/.venv/bin/python" "$home/bench/heap.py" "${runs[@]}"
