@@ -25,11 +25,13 @@ def byte_order(run: dict) -> str:
 
 
 def tally(runs: list[dict]) -> list[tuple[str, dict[str, str]]]:
-    """(target, its byte order) → op → 'met at N of M' and the ratios where it was not."""
+    """(target, byte order, JDK) → op → 'N of M' points met, and the ratios where it was not."""
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for run in runs:
+        groups.setdefault((byte_order(run), run["environment"]["jvm"]["version"]), []).append(run)
     rows = []
-    for order, wanted in TARGETS.items():
-        measured = [run for run in runs if byte_order(run) == order]
-        for target in wanted:
+    for (order, jvm), measured in groups.items():
+        for target in TARGETS[order]:
             cells = {}
             for op in ("write", "read"):
                 ratios = [(ratio, ratio >= fraction) for run in measured
@@ -41,7 +43,7 @@ def tally(runs: list[dict]) -> list[tuple[str, dict[str, str]]]:
                              + (f" ({', '.join(readable_ratio(ratio) for ratio in missed)})" if missed else ""))
             if cells:
                 approach, goal = target.split("=")
-                rows.append((f"{approach} >= {goal.replace('*', ' x ')}, {order}-endian", cells))
+                rows.append((f"{approach} >= {goal.replace('*', ' x ')}, {order}-endian, JDK {jvm}", cells))
     return rows
 
 
