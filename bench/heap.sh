@@ -7,17 +7,17 @@
 # each run's medians with ratios to c-swap of the same run (docs/jvm-heap.md). About 3 minutes.
 #
 #   bench/heap.sh [FORKS]     (default 3 forks of 3 measured repetitions; needs `make build`)
-#   KEEP=docs/runs/heap bench/heap.sh     keeps the run files for the docs
+#   KEEP=docs/runs/heap bench/heap.sh     copies each run's file (its JSON) into KEEP, for the docs
 # JAVA=/path/to/java chooses the newer JDK (default: a JDK 22 or newer in /usr/lib/jvm).
 set -euo pipefail
 home="$(cd "$(dirname "$0")/.." && pwd)"
+. "$home/bench/keep.sh"
 forks=${1:-3}
 java=${JAVA:-$(ls -d /usr/lib/jvm/temurin-2[2-9]-jdk-*/bin/java /usr/lib/jvm/java-2[2-9]-openjdk-*/bin/java \
   2>/dev/null | head -n 1 || true)}
 java17=$(ls -d /usr/lib/jvm/java-17-openjdk-*/bin/java 2>/dev/null | head -n 1 || echo java)
 work=$(mktemp -d "${TMPDIR:-/tmp}/jiobench-heap.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-results=${KEEP:-$work/results}
 runs=()
 # JVM, JVM options, -t: one run each.
 setups=("$java||4MiB" "$java|-XX:G1HeapRegionSize=16m|4MiB" "$java|-XX:+AlwaysPreTouch|4MiB"
@@ -29,7 +29,8 @@ for setup in "${setups[@]}"; do
   "$jvm" -XshowSettings:properties -version 2>&1 | grep -q 'java.specification.version = 2[2-9]' \
     && approaches+=,ffm-pread
   out=$("$home/bin/jiobench" run -n 1 --java "$jvm" ${options:+--jvm-args="$options"} -- -a "$approaches" \
-    -b 512MiB -t "$transfer" --forks "$forks" -i 3 -o "$work/heap.dat" --results "$results")
+    -b 512MiB -t "$transfer" --forks "$forks" -i 3 -o "$work/heap.dat" --results "$work/results")
   runs+=("$(tail -n 1 <<<"$out")")
+  keep . "${runs[-1]}"
 done
 "$home/.venv/bin/python" "$home/bench/heap.py" "${runs[@]}"

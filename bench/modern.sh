@@ -9,12 +9,13 @@
 # nio-bulk and ffm at 0.95 x c-posix; on JDK 17, bulk-jni and nio-bulk at 0.95 x c-swap.
 #
 #   bench/modern.sh [FORKS]     (default 5 forks of 3 measured repetitions; needs `make build`)
-#   KEEP=docs/runs/modern-1 bench/modern.sh     keeps the run files for the docs
+#   KEEP=docs/runs/modern-1 bench/modern.sh     copies each run's file (its JSON) into KEEP, for the docs
 # JAVA (default: a JDK 22 or newer in /usr/lib/jvm, where one is installed) and JAVA17 choose the
 # two JDKs. JVM_ARGS (default -XX:G1HeapRegionSize=16m, which keeps the 4 MiB transfer array an
 # ordinary object rather than a humongous one: docs/jvm-heap.md) go to every rank's JVM.
 set -euo pipefail
 home="$(cd "$(dirname "$0")/.." && pwd)"
+. "$home/bench/keep.sh"
 forks=${1:-5}
 java=${JAVA:-$(ls -d /usr/lib/jvm/temurin-2[2-9]-jdk-*/bin/java /usr/lib/jvm/java-2[2-9]-openjdk-*/bin/java \
   2>/dev/null | head -n 1 || true)}
@@ -23,7 +24,6 @@ jvm_args=${JVM_ARGS--XX:G1HeapRegionSize=16m}
 loads=()
 work=$(mktemp -d "${TMPDIR:-/tmp}/jiobench-modern.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-results=${KEEP:-$work/results}
 
 # One JDK and byte order at 1 and 2 ranks in both views, then its ratio tables: JAVA ORDER APPROACHES TARGET...
 points() {
@@ -35,8 +35,9 @@ points() {
       loads+=("$(cut -d ' ' -f 1 /proc/loadavg)")
       out=$("$home/bin/jiobench" run -n "$ranks" --java "$jvm" ${jvm_args:+--jvm-args="$jvm_args"} -- \
         -a "$approaches" -b 256MiB -t 4MiB --forks "$forks" -i 3 --byte-order "$order" $view \
-        -o "$work/bench.dat" --results "$results")
+        -o "$work/bench.dat" --results "$work/results")
       runs+=("$(tail -n 1 <<<"$out")")
+      keep . "${runs[-1]}"
     done
   done
   for target in "$@"; do targets+=(--target "$target"); done

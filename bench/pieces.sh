@@ -7,12 +7,13 @@
 # medians of the repetitions of both rounds and ratios to the c-posix of the same runs.
 #
 #   bench/pieces.sh [REPETITIONS] [RANKS...]     (default 5, ranks 1 2; needs `make build`)
-#   KEEP=docs/runs/pieces bench/pieces.sh        keeps the run files for the docs
+#   KEEP=docs/runs/pieces bench/pieces.sh        copies each run's file (its JSON) into KEEP, for the docs
 # A JDK 22 or newer runs the ranks where one is installed (ffm, and reads in place, need it);
 # JAVA=/path/to/java chooses another. JVM_ARGS (default -XX:G1HeapRegionSize=16m, so that the 4 MiB
 # array is an ordinary object and not a humongous one: docs/jvm-heap.md) go to every rank's JVM.
 set -euo pipefail
 home="$(cd "$(dirname "$0")/.." && pwd)"
+. "$home/bench/keep.sh"
 reps=${1:-5}
 shift || true
 ranks_list=("${@:-1 2}")
@@ -25,7 +26,6 @@ approaches=c-posix,c-swap,bulk-jni,nio-bulk
 jvm_args=${JVM_ARGS--XX:G1HeapRegionSize=16m}
 work=$(mktemp -d "${TMPDIR:-/tmp}/jiobench-pieces.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-results=${KEEP:-$work/results}
 runs=()
 for round in forward reverse; do
   sizes=(256KiB 1MiB 4MiB)
@@ -39,8 +39,9 @@ for round in forward reverse; do
           -a "$chosen" -b 512MiB -t 4MiB -i "$reps" \
           --c-swap.piece-size "$size" --bulk-jni.chunk-size "$size" --bulk-jni.in-place "$in_place" \
           --nio-bulk.piece-size "$size" --ffm.piece-size "$size" --ffm-pread.piece-size "$size" \
-          -o "$work/bench.dat" --results "$results")
+          -o "$work/bench.dat" --results "$work/results")
         runs+=("$(tail -n 1 <<<"$out")")
+        keep . "${runs[-1]}"
       done
     done
   done
