@@ -7,21 +7,11 @@ it, for reads and for writes.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
-from ratios import medians, readable
+from ratios import environment_line, load_runs, medians, readable
 
 IN_PLACE = ["bulk-jni", "ffm-pread"]
-
-
-def machine_line(run: dict) -> str:
-    env = run["environment"]
-    cpu = env.get("cpu") or {}
-    heap = env["jvm"].get("heap") or {}
-    region = f"{heap['region_bytes'] >> 20}MiB regions" if heap.get("region_bytes") else "-"
-    return (f"{run['run_id']}: {', '.join(env['hosts'])}, {cpu.get('model', '-')} x{cpu.get('count', '-')}, "
-            f"JDK {env['jvm']['version']}, {heap.get('collector', '-')}, {region}, {run['started'][:16]}")
 
 
 def setup(run: dict) -> str:
@@ -47,18 +37,14 @@ def table(runs: list[dict]) -> list[str]:
             lines.append(f"  {setup(run):<46} {heap['collector'] + region:<24} {humongous:<9} "
                          f"{readable(base):>8}{ratios}")
         lines.append("")
-    return lines + [machine_line(run) for run in runs]
+    return lines + [environment_line(runs)]
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="+", help="run JSON files of bench/heap.sh")
     options = parser.parse_args(argv)
-    runs = []
-    for path in options.runs:
-        with open(path) as f:
-            runs.append(json.load(f))
-    print("\n".join(table(runs)))
+    print("\n".join(table(load_runs(options.runs))))
     return 0
 
 

@@ -2,7 +2,7 @@
 c-posix and c-swap and its targets, then, for each target, at how many of the points it was met,
 with the ratios where it was not.
 
-    python bench/modern_summary.py RUN.json...    (the runs of one or more bench/modern.sh)
+    python bench/modern_summary.py [--summary-only] RUN.json...    (the runs of one or more bench/modern.sh)
 
 A target holds for write and for read apart: the approach's median reaches the fraction of the
 reference's median in the same run. Big-endian files need a conversion on x86, so there the
@@ -11,6 +11,7 @@ there they are held to c-posix, the limit of pure I/O.
 """
 from __future__ import annotations
 
+import argparse
 import sys
 
 from ratios import environment_line, load_runs, readable_ratio, table, target_ratios, targets
@@ -24,13 +25,18 @@ def byte_order(run: dict) -> str:
     return run["parameters"].get("byte_order") or "big"
 
 
+def view(run: dict) -> str:
+    """The storage view (fsync'd writes, dropped caches), where the disk decides, or the page cache's."""
+    return "storage" if run["parameters"].get("fsync") else "page cache"
+
+
 def tally(runs: list[dict]) -> list[tuple[str, dict[str, str]]]:
-    """(target, byte order, JDK) → op → 'N of M' points met, and the ratios where it was not."""
-    groups: dict[tuple[str, str], list[dict]] = {}
+    """(target, byte order, JDK, view) → op → 'N of M' points met, and the ratios where it was not."""
+    groups: dict[tuple[str, str, str], list[dict]] = {}
     for run in runs:
-        groups.setdefault((byte_order(run), run["environment"]["jvm"]["version"]), []).append(run)
+        groups.setdefault((byte_order(run), run["environment"]["jvm"]["version"], view(run)), []).append(run)
     rows = []
-    for (order, jvm), measured in groups.items():
+    for (order, jvm, seen), measured in sorted(groups.items(), key=lambda group: group[0][2] != "page cache"):
         for target in TARGETS[order]:
             cells = {}
             for op in ("write", "read"):
@@ -43,7 +49,7 @@ def tally(runs: list[dict]) -> list[tuple[str, dict[str, str]]]:
                              + (f" ({', '.join(readable_ratio(ratio) for ratio in missed)})" if missed else ""))
             if cells:
                 approach, goal = target.split("=")
-                rows.append((f"{approach} >= {goal.replace('*', ' x ')}, {order}-endian, JDK {jvm}", cells))
+                rows.append((f"{approach} >= {goal.replace('*', ' x ')}, {order}-endian, JDK {jvm}, {seen}", cells))
     return rows
 
 
@@ -60,13 +66,15 @@ def summary(runs: list[dict]) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    if not argv:
-        print("usage: python bench/modern_summary.py RUN.json...", file=sys.stderr)
-        return 2
-    runs = load_runs(argv)
-    for run in runs:
-        print("\n".join(table(run, REFERENCES) + targets(run, TARGETS[byte_order(run)])))
-        print()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--summary-only", action="store_true", help="the targets' tally alone, not each run's table")
+    parser.add_argument("runs", nargs="+", help="run JSON files of bench/modern.sh")
+    options = parser.parse_args(argv)
+    runs = load_runs(options.runs)
+    if not options.summary_only:
+        for run in runs:
+            print("\n".join(table(run, REFERENCES) + targets(run, TARGETS[byte_order(run)])))
+            print()
     print("\n".join(summary(runs)))
     return 0
 
