@@ -52,12 +52,13 @@ def test_the_cpu_is_recorded(jiobench, tmp_path):
 @pytest.mark.parametrize("byte_order", ["big", "little"])
 @pytest.mark.parametrize("type_id", ["int", "long"])
 def test_in_place_io_where_the_kernels_copy_would_crawl_is_verified(jiobench, tmp_path, type_id, byte_order):
-    """On 1 MiB regions a transfer array of 1 MiB + 48 bytes is humongous and starts 16 bytes past a
-    4 KiB boundary, while transfer j starts 48·j bytes past one in the file: the array's distance from
-    the page cache's side takes every value a few transfers need, so each read and write runs
-    straight, shifted or through the buffer, in chunks of 64 KiB with a last one shorter than the
-    shift. Every byte written and read is verified against the runner's own expectation."""
-    transfer = (1 << 20) + 48
+    """On 1 MiB regions a transfer array of 1 MiB + 24 bytes is humongous and starts 16 bytes past a
+    4 KiB boundary, while transfer j starts 24·j bytes past one in the file: the first transfer's
+    reads land 16 bytes past their source and the second's writes 8 bytes past theirs, where the
+    kernel's copy crawls, and the others' do not. So each read and write runs straight, shifted or
+    through the buffer, in chunks of 64 KiB. Every byte written and read is verified against the
+    runner's own expectation."""
+    transfer = (1 << 20) + 24
     run = jiobench("-a", "bulk-jni,ffm-pread", "--type", type_id, "--byte-order", byte_order, "-b", str(8 * transfer),
                    "-t", str(transfer), "--bulk-jni.chunk-size", "64KiB", "--ffm-pread.piece-size", "64KiB", "--verify",
                    "--warmup", "0", "-o", str(tmp_path / "f.dat"), java=JAVA22, jvm_args="-XX:G1HeapRegionSize=1m")
