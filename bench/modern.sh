@@ -25,11 +25,10 @@ loads=()
 work=$(mktemp -d "${TMPDIR:-/tmp}/jiobench-modern.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# One JDK and byte order at 1 and 2 ranks in both views, then its ratio tables: JAVA ORDER APPROACHES TARGET...
+# One JDK and byte order at 1 and 2 ranks in both views: JAVA ORDER APPROACHES
+runs=()
 points() {
-  local jvm=$1 order=$2 approaches=$3
-  shift 3
-  local runs=() view ranks out targets=()
+  local jvm=$1 order=$2 approaches=$3 view ranks out
   for view in "" "-e --drop-cache"; do
     for ranks in 1 2; do
       loads+=("$(cut -d ' ' -f 1 /proc/loadavg)")
@@ -40,17 +39,14 @@ points() {
       keep . "${runs[-1]}"
     done
   done
-  for target in "$@"; do targets+=(--target "$target"); done
-  "$home/.venv/bin/python" "$home/bench/ratios.py" --reference c-posix --reference c-swap "${targets[@]}" \
-    "${runs[@]}"
 }
 
 jdk17=c-posix,c-swap,bulk-jni,nio-bulk,nio-heap,mmap,raw-bytes
 if [ -n "$java" ]; then
-  modern=$jdk17,ffm,ffm-pread
-  points "$java" big "$modern,encode-decode" bulk-jni=0.95*c-swap ffm-pread=0.95*c-swap nio-bulk=0.95*c-swap \
-    ffm=0.95*c-swap
-  points "$java" little "$modern" ffm-pread=0.95*c-posix nio-bulk=0.95*c-posix ffm=0.95*c-posix
+  points "$java" big "$jdk17,ffm,ffm-pread,encode-decode"
+  points "$java" little "$jdk17,ffm,ffm-pread"
 fi
-points "$java17" big "$jdk17,encode-decode" bulk-jni=0.95*c-swap nio-bulk=0.95*c-swap
+points "$java17" big "$jdk17,encode-decode"
+# Each run's ratios and targets, then each target's tally over all points (bench/modern_summary.py holds the targets).
+"$home/.venv/bin/python" "$home/bench/modern_summary.py" "${runs[@]}"
 echo "1-minute load average of this machine before each run: ${loads[*]}"
