@@ -8,14 +8,13 @@
 #
 #   bench/heap.sh [FORKS]     (default 3 forks of 3 measured repetitions; needs `make build`)
 #   KEEP=docs/runs/heap bench/heap.sh     copies each run's file (its JSON) into KEEP, for the docs
-# JAVA=/path/to/java chooses the newer JDK (default: a JDK 22 or newer in /usr/lib/jvm).
+# JAVA and JAVA17 choose the two JDKs (bench/jdks.sh: by default a JDK 22 or newer and JDK 17 from
+# /usr/lib/jvm).
 set -euo pipefail
 home="$(cd "$(dirname "$0")/.." && pwd)"
 . "$home/bench/keep.sh"
 forks=${1:-3}
-java=${JAVA:-$(ls -d /usr/lib/jvm/temurin-2[2-9]-jdk-*/bin/java /usr/lib/jvm/java-2[2-9]-openjdk-*/bin/java \
-  2>/dev/null | head -n 1 || true)}
-java17=$(ls -d /usr/lib/jvm/java-17-openjdk-*/bin/java 2>/dev/null | head -n 1 || echo java)
+. "$home/bench/jdks.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/jiobench-heap.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 runs=()

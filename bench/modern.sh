@@ -17,9 +17,7 @@ set -euo pipefail
 home="$(cd "$(dirname "$0")/.." && pwd)"
 . "$home/bench/keep.sh"
 forks=${1:-5}
-java=${JAVA:-$(ls -d /usr/lib/jvm/temurin-2[2-9]-jdk-*/bin/java /usr/lib/jvm/java-2[2-9]-openjdk-*/bin/java \
-  2>/dev/null | head -n 1 || true)}
-java17=${JAVA17:-$(ls -d /usr/lib/jvm/java-17-openjdk-*/bin/java 2>/dev/null | head -n 1 || echo java)}
+. "$home/bench/jdks.sh"
 jvm_args=${JVM_ARGS--XX:G1HeapRegionSize=16m}
 loads=()
 work=$(mktemp -d "${TMPDIR:-/tmp}/jiobench-modern.XXXXXX")

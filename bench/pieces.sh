@@ -17,8 +17,7 @@ home="$(cd "$(dirname "$0")/.." && pwd)"
 reps=${1:-5}
 shift || true
 ranks_list=("${@:-1 2}")
-java=${JAVA:-$(ls -d /usr/lib/jvm/temurin-2[2-9]-jdk-*/bin/java /usr/lib/jvm/java-2[2-9]-openjdk-*/bin/java \
-  2>/dev/null | head -n 1 || true)}
+. "$home/bench/jdks.sh"
 java=${java:-java}
 approaches=c-posix,c-swap,bulk-jni,nio-bulk
 "$java" -XshowSettings:properties -version 2>&1 | grep -q 'java.specification.version = 2[2-9]' \
