@@ -35,9 +35,9 @@ def test_stripe_options_on_a_lustre_file_that_was_there_before_are_said_to_chang
     target = tmp_path / "f.dat"
     target.write_bytes(b"")
     parameters = {"file": str(target), "file_per_process": False, "block_size": 4 << 20, "write": True,
-                  "stripe_count": 8, "stripe_size": None}
+                  "stripe_count": 8, "stripe_size": None, "approaches": ["raw-bytes"]}
     ready = {"parameters": parameters, "created": [str(target)] if created else [],
-             "environment": {"filesystem": {"path": str(tmp_path), "type": "lustre"}}}
+             "environment": {"filesystem": {"path": str(tmp_path), "type": "lustre"}, "jvm": {"version": "17"}}}
     environment, warnings = launching.run_environment(ready, {"node1": 2})
     assert environment["filesystem"]["layout"]["stripe_count"] == 4, "what lfs getstripe says the file has"
     assert warnings == ([] if created else [
