@@ -86,7 +86,7 @@ def test_direct_io_writes_and_reads_verified_and_is_recorded(jiobench, tmp_path)
     assert all(p["verified"] is True for p in run.file["phases"]), run.file["phases"]
     parameters = run.file["parameters"]
     assert parameters["direct"] is True
-    assert parameters["approach_options"]["c-swap"] == {"piece-size": 256 * 1024}
+    assert parameters["approach_options"]["c-swap"] == {"piece-size": 1 << 20}
 
 
 @pytest.fixture(scope="module")
