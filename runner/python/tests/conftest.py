@@ -50,6 +50,12 @@ def jiobench(tmp_path):
     return run
 
 
+def not_of_the_heap(warnings: list[str]) -> list[str]:
+    """A run's warnings but the heap's (a humongous transfer array, which test_jvm_heap.py holds):
+    for tests of other warnings, whose arrays G1's regions may or may not make humongous."""
+    return [warning for warning in warnings if "is humongous under G1" not in warning]
+
+
 def pattern_bits(g: int, seed: int) -> int:
     """The data pattern (org.jiobench.workloads.Pattern), written again from its definition."""
     mask = (1 << 64) - 1
