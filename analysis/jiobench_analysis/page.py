@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import html
 import shlex
+from collections import Counter
 from typing import Iterable, Optional, Sequence
 
 import pandas as pd
@@ -113,10 +114,9 @@ def _status(runs: Sequence[dict], points: pd.DataFrame, phases: pd.DataFrame,
     if short:
         badges.append(f'<span class="badge warn">{SHORT_MARK} {plural(short, "point")} short: phases under 50 ms'
                       "</span>")
-    warned = {warning: [run["run_id"] for run in runs if warning in run.get("warnings", [])]
-              for run in runs for warning in run.get("warnings", [])}
-    for warning, run_ids in warned.items():
-        badges.append(f'<span class="badge warn">{plural(len(run_ids), "run")}: {_e(warning)}</span>')
+    warned = Counter(warning for run in runs for warning in dict.fromkeys(run.get("warnings", [])))
+    for warning, count in warned.items():
+        badges.append(f'<span class="badge warn">{plural(count, "run")}: {_e(warning)}</span>')
     unforked = [run["run_id"] for run in runs if run["parameters"].get("forks") == 0]
     if unforked:
         badges.append(f'<span class="badge warn">{plural(len(unforked), "run")} without forks (--forks 0): '

@@ -29,8 +29,9 @@ def warnings(jvm: Mapping, approaches: list[str]) -> list[str]:
         return []
     array = heap["transfer_array_bytes"]
     affected = [a for a in IN_PLACE_APPROACHES if a in approaches]
-    effect = (f"{' and '.join(affected)} then {'moves' if len(affected) == 1 else 'move'} it through a native "
-              "buffer, one copy more" if affected else "an approach that hands it to the kernel slows")
+    effect = (f"{' and '.join(affected)} then {'steers' if len(affected) == 1 else 'steer'} around that copy, "
+              "at the cost of one pass more where nothing is swapped" if affected
+              else "an approach that hands it to the kernel slows")
     feature = re.match(r"\d+", jvm.get("version") or "")
     region = region_to_suggest(array, int(feature.group()) if feature else 0)
     remedies = ([f"--jvm-args=-XX:G1HeapRegionSize={region >> 20}m"] if region else []) + [
