@@ -8,7 +8,7 @@
 # ffm at 0.95 x c-swap; with little-endian files, which need no conversion on x86, ffm-pread,
 # nio-bulk and ffm at 0.95 x c-posix; on JDK 17, bulk-jni and nio-bulk at 0.95 x c-swap.
 #
-#   bench/modern.sh [FORKS]     (default 5 forks of 3 measured repetitions; needs `make build`)
+#   bench/modern.sh [FORKS]     (default 5 forks of 5 measured repetitions; needs `make build`)
 #   KEEP=docs/runs/modern-1 bench/modern.sh     copies each run's file (its JSON) into KEEP, for the docs
 # JAVA (default: a JDK 22 or newer in /usr/lib/jvm, where one is installed) and JAVA17 choose the
 # two JDKs. JVM_ARGS (default -XX:G1HeapRegionSize=16m, which keeps the 4 MiB transfer array an
@@ -31,7 +31,7 @@ points() {
     for ranks in 1 2; do
       loads+=("$(cut -d ' ' -f 1 /proc/loadavg)")
       out=$("$home/bin/jiobench" run -n "$ranks" --java "$jvm" ${jvm_args:+--jvm-args="$jvm_args"} -- \
-        -a "$approaches" -b 256MiB -t 4MiB --forks "$forks" -i 3 --byte-order "$order" $view \
+        -a "$approaches" -b 256MiB -t 4MiB --forks "$forks" -i 5 --byte-order "$order" $view \
         -o "$work/bench.dat" --results "$work/results")
       runs+=("$(tail -n 1 <<<"$out")")
       keep . "${runs[-1]}"

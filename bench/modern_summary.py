@@ -53,6 +53,15 @@ def tally(runs: list[dict]) -> list[tuple[str, dict[str, str]]]:
     return rows
 
 
+def placement_line(runs: list[dict]) -> str:
+    """In how many measured phases of a heap array some rank's array lay where the kernel's copy crawls, as the runs recorded."""
+    rows = [row for run in runs for row in run["summary"] if row.get("array_copy_crawls") is not None]
+    crawled = sum(row["array_copy_crawls"] for row in rows)
+    return (f"heap arrays 1 to 31 bytes past a page boundary, where the kernel's copy crawls: "
+            f"in {crawled} of {sum(row['reps'] for row in rows)} measured phases (docs/jvm-heap.md)" if rows
+            else "heap arrays' placement: not recorded")
+
+
 def summary(runs: list[dict]) -> list[str]:
     rows = tally(runs)
     if not rows:
@@ -61,6 +70,7 @@ def summary(runs: list[dict]) -> list[str]:
     cell = max(len(text) for _, cells in rows for text in cells.values())
     return [f"Targets met, over {len(runs)} runs: at how many points (ratios where not met)",
             f"  {environment_line(runs)}",
+            f"  {placement_line(runs)}",
             f"  {'target':<{width}}  {'write':<{cell}}  read"] + [
         f"  {label:<{width}}  {cells.get('write', '-'):<{cell}}  {cells.get('read', '-')}".rstrip() for label, cells in rows]
 

@@ -14,7 +14,7 @@ from . import reduce
 SCHEMA = "jiobench-run/2"
 PER_RANK_COLUMNS = ["approach", "op", "fork", "rep", "warmup", "rank", "host", "bytes", "transfers", "open_s",
                     "transfer_s", "close_s", "elapsed_s", "bookkeeping_s", "stonewalled", "stonewall_bytes", "stonewall_s",
-                    "verified", "error"]
+                    "verified", "error", "array_page_offset", "array_copy_crawls"]
 
 
 def now() -> str:

@@ -126,4 +126,10 @@ def summary_notes(rows: Sequence[Mapping]) -> str:
         notes.append(f"bookkeeping: the runner's own loop between transfers, measured with transfers that move "
                      f"nothing, is part of these figures ({', '.join(costly)} of the transfer time, at most); "
                      "small transfers (-t) make it count.")
+    crawled = [f"{row['approach']} {row['op']} {row['array_copy_crawls']} of {row['reps']}" for row in rows
+               if row.get("array_copy_crawls")]
+    if crawled:
+        notes.append(f"placement: the heap array an approach moved lay 1 to 31 bytes past a page boundary, where the "
+                     f"kernel's copy into it slows on some processors, in measured phases of {', '.join(crawled)} "
+                     "(a humongous array lies there always: docs/jvm-heap.md).")
     return "\n".join(notes)

@@ -12,8 +12,8 @@
  * array and is swapped there a chunk at a time, and a write that needs no conversion goes straight
  * from the array, in one call. A little-endian file on this (little-endian) machine needs no swap.
  * Where the array's address makes the kernel's own copy crawl (kernel_copy_shift: a humongous
- * array under G1, for one), a read that swaps lands a little further on in the array and each
- * element is swapped down to its place; other transfers go through the buffer.
+ * array under G1, for one), a read lands a little further on in the array and is moved (or
+ * swapped) down to its place, and a write goes through the buffer.
  */
 #include "org_jiobench_bulk_ArrayFileIO.h"
 
@@ -152,14 +152,15 @@ static jlong write_elements(JNIEnv *env, jobject file_descriptor, jstring path, 
 /* Returns the bytes read: fewer than asked only at end of file, where the Java side throws
  * EOFException. The elements read whole before it are stored, as a loop of readX would store them. */
 /*
- * Reads straight into the pinned array, a chunk per pread (one pread when nothing is swapped),
- * swapping each chunk in place while it is in the cache. Where the kernel's copy into the array
- * would crawl, a chunk that is swapped lands `shift` bytes further on, in the place of the next
- * chunk, not read yet, and each element is swapped down to its own place: the same two passes over
- * the data. The last chunk, with no room after it, and a chunk that is not swapped go through the
- * buffer and are converted from there. Only for a range that lies wholly within the file: at its
- * end the bounce path stores whole elements only, as the contract asks, where a pread into the
- * array would leave part of an element changed.
+ * Reads straight into the pinned array, a chunk per pread (one pread when nothing is swapped and
+ * nothing is in the way), swapping each chunk in place while it is in the cache. Where the
+ * kernel's copy into the array would crawl, a chunk lands `shift` bytes further on, in the place of
+ * the next chunk, not read yet, and is moved down to its place (swapped on the way where the file's
+ * order asks): one pass more over data in the cache where nothing is swapped, none where it is.
+ * The chunk before the range's end is shortened so that its landing stays in the range; what is
+ * left, less than `shift` bytes, goes through the buffer. Only for a range that lies wholly within
+ * the file: at its end the bounce path stores whole elements only, as the contract asks, where a
+ * pread into the array would leave part of an element changed.
  */
 static jlong read_in_place(JNIEnv *env, jstring path, jarray array, jint offset, jint count, jlong position,
                            const struct element_type *type, const struct transfer *t)
@@ -171,18 +172,24 @@ static jlong read_in_place(JNIEnv *env, jstring path, jarray array, jint offset,
         unsigned char *at = elements + (size_t)(offset + done) * type->size;
         off_t from = position + (off_t)done * (off_t)type->size;
         size_t shift = kernel_copy_shift((uintptr_t)at, (uintptr_t)from);
+        jint shift_elements = (jint)((shift + type->size - 1) / type->size);
         jint chunk = same_bytes(t, type) && shift == 0 ? count : t->chunk_elements;
         jint n = count - done < chunk ? count - done : chunk;
+        jint overrun = shift_elements - (count - done - n);
+        if (shift != 0 && overrun > 0)
+            n = n > overrun ? n - overrun : (count - done < t->chunk_elements ? count - done : t->chunk_elements);
+        bool shifted = shift != 0 && count - done - n >= shift_elements;
         size_t wanted = (size_t)n * type->size;
-        bool shifted = shift != 0 && !same_bytes(t, type) && (size_t)(count - done - n) * type->size >= shift;
-        unsigned char *into = shifted ? at + shift : shift != 0 ? t->buffer : at;
+        unsigned char *into = shifted ? at + (size_t)shift_elements * type->size : shift != 0 ? t->buffer : at;
         ssize_t got = pread_fully(t->fd, into, wanted, from);
         int err = errno;
         if (got == (ssize_t)wanted) {
-            if (shifted)
-                swap_down(at, into, type->size, (size_t)n);
-            else if (into == t->buffer)
+            if (into == t->buffer)
                 convert(t, type, false, at, t->buffer, (size_t)n);
+            else if (same_bytes(t, type) && shifted)
+                memmove(at, into, wanted);
+            else if (shifted)
+                swap_down(at, into, type->size, (size_t)n);
             else if (!same_bytes(t, type))
                 swap_in_place(at, type->size, (size_t)n);
         }

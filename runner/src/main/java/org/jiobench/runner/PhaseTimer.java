@@ -38,6 +38,7 @@ final class PhaseTimer {
     }
 
     RankRecord run(Phase phase, TransferBuffer buffer) throws IOException {
+        int arrayPageOffset = buffer.placeForKernelCopy();
         Stopwatch clock = new Stopwatch();
         Mover mover = new Mover(phase, buffer, clock, true);
         double opened;
@@ -65,7 +66,9 @@ final class PhaseTimer {
         return new RankRecord(phase.approach().id(), phase.mode().id(), phase.fork(), phase.rep(), phase.warmup(),
                 world.rank(), mover.position, (int) (mover.position / buffer.size()), opened, transferred - opened,
                 elapsed - transferred, elapsed, bookkeepingSeconds(phase, buffer, mover.position, ownBatchLoop),
-                stonewalled, stonewallBytes, stonewallSeconds, mover.verified(), mover.error);
+                stonewalled, stonewallBytes, stonewallSeconds, mover.verified(), mover.error,
+                arrayPageOffset < 0 ? null : arrayPageOffset,
+                arrayPageOffset < 0 ? null : !TransferBuffer.clearOfSlowCopy(arrayPageOffset));
     }
 
     /**

@@ -11,6 +11,9 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  *                           transfers that move nothing (an estimate, not taken out)
  * @param stonewallBytes   with wear-out, the bytes moved when the deadline stopped the rank (else null)
  * @param stonewallSeconds with wear-out, the time at which it stopped (else null)
+ * @param arrayPageOffset  where the heap array the approach moved started in its 4 KiB page (null
+ *                         where it moves none: native buffers are page-aligned)
+ * @param arrayCopyCrawls  whether a page-aligned read's copy into it crawls there (null likewise)
  */
 record RankRecord(
         String approach,
@@ -30,12 +33,14 @@ record RankRecord(
         @JsonProperty("stonewall_bytes") Long stonewallBytes,
         @JsonProperty("stonewall_s") Double stonewallSeconds,
         Boolean verified,
-        String error) {
+        String error,
+        @JsonProperty("array_page_offset") Integer arrayPageOffset,
+        @JsonProperty("array_copy_crawls") Boolean arrayCopyCrawls) {
 
     /** The same record after the written data was read back and checked. */
     RankRecord checked(String checkError) {
         return new RankRecord(approach, op, fork, rep, warmup, rank, bytes, transfers, openSeconds, transferSeconds,
                 closeSeconds, elapsedSeconds, bookkeepingSeconds, stonewalled, stonewallBytes, stonewallSeconds, checkError == null,
-                checkError);
+                checkError, arrayPageOffset, arrayCopyCrawls);
     }
 }

@@ -2,7 +2,10 @@ package org.jiobench.workloads;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
 import org.jiobench.bulk.AlignedBuffers;
+import org.jiobench.bulk.ArrayPlacement;
 
 /**
  * The one array of a rank, in the form its approach moves it: one transfer, or a batch of small
@@ -17,14 +20,16 @@ public final class TransferBuffer {
     private final int slots;
     private final long seed;
     private final ByteOrder order;
-    private final ElementArray elements;
-    private final byte[] bytes;
+    private ElementArray elements;
+    private byte[] bytes;
     private final ByteBuffer direct;
     private final byte[] expectedBytes;
     private final byte[] directImage;
 
     /** Bytes a batch of small transfers holds at most. */
     public static final int BATCH_BYTES = 64 * 1024;
+    /** Arrays allocated beside one that lies badly before settling for it. */
+    private static final int PLACEMENT_TRIES = 3;
 
     /** A buffer of one transfer. */
     public TransferBuffer(DataForm form, ElementType type, int transferSize, long seed, ByteOrder order) {
@@ -54,6 +59,57 @@ public final class TransferBuffer {
         this.direct = offHeap ? AlignedBuffers.pageAligned(capacity).order(memoryOrder()) : null;
         this.expectedBytes = form == DataForm.BYTES || offHeap ? new byte[transferSize] : null;
         this.directImage = offHeap ? new byte[transferSize] : null;
+    }
+
+    /**
+     * Where the array an approach of form TYPED or BYTES moves lies in its 4 KiB page, moved first
+     * where a page-aligned read's copy into it would crawl ({@link ArrayPlacement}). A C program's
+     * buffer is page-aligned; a Java array lies wherever the collector put it, and G1 starts an
+     * array that opens a region 16 bytes into its page, the slow place on some processors. So that
+     * an approach's figure does not hang on that draw (it fell to a quarter, and it changed with
+     * an approach's place in {@code -a}), a badly placed array is swapped for a new one, allocated
+     * while it is still held so that it lands elsewhere: under G1 the next array of the region, 16
+     * bytes on. A humongous array opens a region of its own every time and stays where it is.
+     * Called between phases, with the clock stopped; every phase fills or overwrites the array.
+     *
+     * @return the page offset of the array the approach moves, or -1 where it moves no heap array
+     */
+    public int placeForKernelCopy() {
+        if (movedArray() == null) return -1;
+        int offset = ArrayPlacement.pageOffset(movedArray());
+        ElementArray firstElements = elements;
+        byte[] firstBytes = bytes;
+        List<Object> held = new ArrayList<>();
+        while (!clearOfSlowCopy(offset) && held.size() < PLACEMENT_TRIES && roomFor(capacity())) {
+            held.add(movedArray());
+            if (form == DataForm.TYPED) elements = type.newArray(elements.length()); else bytes = new byte[bytes.length];
+            offset = ArrayPlacement.pageOffset(movedArray());
+        }
+        if (!clearOfSlowCopy(offset)) {
+            elements = firstElements;
+            bytes = firstBytes;
+            offset = ArrayPlacement.pageOffset(movedArray());
+        }
+        return offset;
+    }
+
+    /** Whether a page-aligned read's copy into an array at this page offset keeps its pace. */
+    public static boolean clearOfSlowCopy(int pageOffset) {
+        return !ArrayPlacement.kernelCopyCrawls(pageOffset, 0);
+    }
+
+    private Object movedArray() {
+        return switch (form) {
+            case TYPED -> elements.length() > 0 ? elements.array() : null;
+            case BYTES -> bytes;
+            default -> null;
+        };
+    }
+
+    /** Whether the heap holds another array of this many bytes with as many to spare. */
+    private static boolean roomFor(long bytes) {
+        Runtime runtime = Runtime.getRuntime();
+        return runtime.maxMemory() - (runtime.totalMemory() - runtime.freeMemory()) > 2 * bytes;
     }
 
     /** The transfers a batch holds: as many as fit in {@link #BATCH_BYTES}, one at least, no more than the plan has. */

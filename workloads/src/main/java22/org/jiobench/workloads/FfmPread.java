@@ -6,6 +6,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.List;
+import org.jiobench.bulk.ArrayPlacement;
 
 /**
  * What C does, written in Java (JDK 22+): the C library's pread and pwrite, called through the
@@ -14,8 +15,9 @@ import java.util.List;
  * is not the machine's, a write swaps a piece at a time into a native segment with a loop that C2
  * vectorizes ({@link SwappedCopy}) and writes it from there, and a read lands in the array and is
  * swapped there, a piece at a time: c-swap's technique, with no C of its own. Where the array's
- * address would make the kernel's own copy crawl ({@link LibcFile#kernelCopyCrawls}: a humongous
- * array under G1, for one), the data goes through the native segment a piece at a time instead.
+ * address would make the kernel's own copy crawl ({@link ArrayPlacement#kernelCopyCrawls}: a
+ * humongous array under G1, for one), a read that swaps nothing lands a little further on and is
+ * moved down to its place, and other transfers go through the native segment a piece at a time.
  */
 public final class FfmPread implements Approach {
     static final ApproachOption PIECE_SIZE = ApproachOption.pieceSize(
@@ -45,24 +47,34 @@ public final class FfmPread implements Approach {
             @Override
             public int transfer(long fileOffset, int from, int to, Stonewall stonewall) throws IOException {
                 long address = LibcFile.addressOf(elements.asSlice(from));
-                boolean crawls = write ? LibcFile.kernelCopyCrawls(fileOffset + from, address)
-                        : LibcFile.kernelCopyCrawls(address, fileOffset + from);
+                boolean crawls = write ? ArrayPlacement.kernelCopyCrawls(fileOffset + from, address)
+                        : ArrayPlacement.kernelCopyCrawls(address, fileOffset + from);
                 if (!swap && !crawls) {
                     MemorySegment range = elements.asSlice(from, to - from);
                     if (write) libc.write(range, fileOffset + from); else libc.read(range, fileOffset + from);
                     return to;
                 }
-                for (int at = from; at < to; at += piece) {
-                    int end = Math.min(to, at + piece);
-                    MemorySegment range = elements.asSlice(at, end - at);
+                // A read that needs no swap where the copy crawls lands `shift` bytes on, in the next
+                // piece's place, and is moved down: one pass in the cache, where the native segment
+                // would cost two. The last bytes of the range, with no room after them, go through it.
+                int shift = write || swap ? 0 : ArrayPlacement.kernelCopyShift(address, fileOffset + from);
+                for (int at = from, end; at < to; at = end) {
+                    end = Math.min(to, at + piece);
                     MemorySegment staged = bounce.asSlice(0, end - at);
                     if (write) {
+                        MemorySegment range = elements.asSlice(at, end - at);
                         if (swap) copier.store(at / size, bounce, (end - at) / size); else staged.copyFrom(range);
                         libc.write(staged, fileOffset + at);
+                    } else if (shift > 0 && at < to - shift) {
+                        end = Math.min(end, to - shift);
+                        libc.read(elements.asSlice(at + shift, end - at), fileOffset + at);
+                        MemorySegment.copy(elements, at + shift, elements, at, end - at);
                     } else if (crawls) {
                         libc.read(staged, fileOffset + at);
+                        MemorySegment range = elements.asSlice(at, end - at);
                         if (swap) copier.load(bounce, at / size, (end - at) / size); else range.copyFrom(staged);
                     } else {
+                        MemorySegment range = elements.asSlice(at, end - at);
                         libc.read(range, fileOffset + at);
                         SwappedCopy.swapInPlace(range, size);
                     }

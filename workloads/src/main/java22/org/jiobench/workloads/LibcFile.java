@@ -73,18 +73,6 @@ final class LibcFile implements AutoCloseable {
     }
 
     /**
-     * Whether the kernel's copy from {@code source} to {@code destination}, one of them the page
-     * cache's side of a file offset (that offset modulo 4 KiB), runs at its slow pace: on AMD EPYC
-     * the {@code rep movsb} Linux copies with slows sharply when the destination lies
-     * 1 to 31 bytes past the source modulo 4 KiB (bench/copy-alignment.sh). The jni-bulk
-     * library's kernel_copy_shift is the same rule, in C.
-     */
-    static boolean kernelCopyCrawls(long destination, long source) {
-        long lead = Math.floorMod(destination - source, 4096L);
-        return lead != 0 && lead < 32;
-    }
-
-    /**
      * The address a system call would be handed for this segment now: for a segment of a Java
      * array, where the array lies until the collector moves it (never while a call holds it).
      */
