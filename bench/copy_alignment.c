@@ -2,7 +2,10 @@
  * The kernel's copy between the page cache and user memory, by how far the destination lies past
  * the source modulo 4 KiB (the "lead"): reads of a page-cache file into a buffer `lead` bytes past
  * a page boundary, and writes from a buffer `lead` bytes before one, so that in both the
- * destination is `lead` bytes past the source. Prints one JSON object: the median MiB/s of each.
+ * destination is `lead` bytes past the source. Then the two ways a read that converts nothing can
+ * take around a lead of 16 (where a G1 humongous array lies): through a page-aligned buffer a
+ * piece at a time, copied on into place, or a piece at a time landing a cache line further on, at
+ * a lead of 64, moved down into place. Prints one JSON object: the median MiB/s of each.
  *
  *   copy_alignment FILE [LEAD...]
  */
@@ -14,7 +17,10 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { TRANSFER = 4 << 20, FILE_BYTES = 256 << 20, REPEATS = 9, PAGE = 4096 };
+enum { TRANSFER = 4 << 20, FILE_BYTES = 256 << 20, REPEATS = 9, PAGE = 4096, PIECE = 1 << 20, AROUND_LEAD = 16,
+       CACHE_LINE = 64 };
+
+enum way { DIRECT, THROUGH_BUFFER, SHIFTED };
 
 static double seconds(void)
 {
@@ -29,19 +35,39 @@ static int ascending(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static void transfer(int fd, char *memory, char *buffer, off_t at, int write, enum way way)
+{
+    ssize_t done = TRANSFER;
+    if (way == DIRECT)
+        done = write ? pwrite(fd, memory, TRANSFER, at) : pread(fd, memory, TRANSFER, at);
+    for (size_t piece = 0; way != DIRECT && piece < TRANSFER && done == TRANSFER; piece += PIECE) {
+        /* The shifted way's last piece has no room after it: its last cache line comes through the buffer. */
+        size_t shifted = way == SHIFTED ? (piece + PIECE < TRANSFER ? PIECE : PIECE - CACHE_LINE) : 0;
+        char *landing = memory + piece + CACHE_LINE - AROUND_LEAD;
+        if (shifted > 0 && pread(fd, landing, shifted, at + (off_t)piece) == (ssize_t)shifted)
+            memmove(memory + piece, landing, shifted);
+        else if (shifted > 0)
+            done = -1;
+        size_t rest = PIECE - shifted;
+        if (rest > 0 && pread(fd, buffer, rest, at + (off_t)(piece + shifted)) == (ssize_t)rest)
+            memcpy(memory + piece + shifted, buffer, rest);
+        else if (rest > 0)
+            done = -1;
+    }
+    if (done != TRANSFER) {
+        perror(write ? "pwrite" : "pread");
+        exit(1);
+    }
+}
+
 /* The median MiB/s of REPEATS passes over the whole file, 4 MiB a call. */
-static double median_rate(int fd, char *memory, int write)
+static double median_rate(int fd, char *memory, char *buffer, int write, enum way way)
 {
     double times[REPEATS];
     for (int r = 0; r < REPEATS; r++) {
         double start = seconds();
-        for (off_t at = 0; at < FILE_BYTES; at += TRANSFER) {
-            ssize_t done = write ? pwrite(fd, memory, TRANSFER, at) : pread(fd, memory, TRANSFER, at);
-            if (done != TRANSFER) {
-                perror(write ? "pwrite" : "pread");
-                exit(1);
-            }
-        }
+        for (off_t at = 0; at < FILE_BYTES; at += TRANSFER)
+            transfer(fd, memory, buffer, at, write, way);
         times[r] = seconds() - start;
     }
     qsort(times, REPEATS, sizeof *times, ascending);
@@ -56,12 +82,14 @@ int main(int argc, char **argv)
     }
     int fd = open(argv[1], O_RDWR | O_CREAT | O_TRUNC, 0600);
     char *memory = aligned_alloc(PAGE, TRANSFER + 2 * PAGE);
-    if (fd < 0 || memory == NULL) {
+    char *buffer = aligned_alloc(PAGE, PIECE);
+    if (fd < 0 || memory == NULL || buffer == NULL) {
         perror(argv[1]);
         return 1;
     }
     memset(memory, 1, TRANSFER + 2 * PAGE);
-    median_rate(fd, memory, 1); /* the file into the page cache */
+    memset(buffer, 1, PIECE);
+    median_rate(fd, memory, buffer, 1, DIRECT); /* the file into the page cache */
     printf("{\"transfer_bytes\": %d, \"file_bytes\": %d, \"repeats\": %d, \"leads\": [", TRANSFER, FILE_BYTES,
            REPEATS);
     for (int k = 2; k < argc; k++) {
@@ -70,11 +98,14 @@ int main(int argc, char **argv)
             fprintf(stderr, "a lead is 0 to %d bytes: %s\n", PAGE - 1, argv[k]);
             return 2;
         }
-        double read = median_rate(fd, memory + lead, 0);
-        double write = median_rate(fd, memory + PAGE - lead, 1);
+        double read = median_rate(fd, memory + lead, buffer, 0, DIRECT);
+        double write = median_rate(fd, memory + PAGE - lead, buffer, 1, DIRECT);
         printf("%s{\"lead\": %d, \"read_mib_s\": %.0f, \"write_mib_s\": %.0f}", k > 2 ? ", " : "", lead, read, write);
     }
-    printf("]}\n");
+    printf("], \"piece_bytes\": %d, \"around_lead\": %d, \"around\": {\"through_buffer_read_mib_s\": %.0f, "
+           "\"shifted_read_mib_s\": %.0f}}\n", PIECE, AROUND_LEAD,
+           median_rate(fd, memory + AROUND_LEAD, buffer, 0, THROUGH_BUFFER),
+           median_rate(fd, memory + AROUND_LEAD, buffer, 0, SHIFTED));
     unlink(argv[1]);
     return 0;
 }

@@ -1,6 +1,7 @@
 """The kernel's copy between the page cache and user memory by the destination's lead over the
-source modulo 4 KiB: measures it with bench/copy_alignment.c and keeps the result, or prints the
-table of kept results with each lead's ratio to the lead of 0 (docs/jvm-heap.md).
+source modulo 4 KiB, and the two ways a read can take around a slow lead: measures them with
+bench/copy_alignment.c and keeps the result, or prints the table of kept results with each
+figure's ratio to the lead of 0 (docs/jvm-heap.md).
 
     python bench/copy_alignment.py measure PROGRAM SCRATCH-FILE OUT.json
     python bench/copy_alignment.py table RESULT.json...
@@ -47,6 +48,13 @@ def table(result: dict) -> list[str]:
     for row in result["leads"]:
         lines.append(f"  {row['lead']:>12} {row['read_mib_s']:>8.0f} {row['read_mib_s'] / base['read_mib_s']:>9.2f} "
                      f"{row['write_mib_s']:>8.0f} {row['write_mib_s'] / base['write_mib_s']:>9.2f}")
+    around = result.get("around")
+    if around:
+        piece = f"{result['piece_bytes'] >> 20} MiB a piece"
+        lines.append(f"  reads that convert nothing, around a lead of {result['around_lead']}:")
+        for way, rate in ((f"through a page-aligned buffer, {piece}, copied on", around["through_buffer_read_mib_s"]),
+                          (f"landing a cache line on, {piece}, moved down", around["shifted_read_mib_s"])):
+            lines.append(f"    {way:<52} {rate:>8.0f} {rate / base['read_mib_s']:>9.2f}")
     return lines
 
 

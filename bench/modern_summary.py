@@ -19,6 +19,9 @@ from ratios import environment_line, load_runs, readable_ratio, table, target_ra
 TARGETS = {"big": ["bulk-jni=0.95*c-swap", "ffm-pread=0.95*c-swap", "ffm=0.95*c-swap", "nio-bulk=0.95*c-swap"],
            "little": ["nio-bulk=0.95*c-posix", "ffm=0.95*c-posix", "ffm-pread=0.95*c-posix"]}
 REFERENCES = ["c-posix", "c-swap"]
+# With a little-endian file on x86 c-swap converts nothing and runs c-posix's code: the two side by
+# side show how far apart the same code lands in these runs, the spread every target is read against.
+SAME_CODE = "c-swap=1*c-posix"
 
 
 def byte_order(run: dict) -> str:
@@ -62,6 +65,18 @@ def placement_line(runs: list[dict]) -> str:
             else "heap arrays' placement: not recorded")
 
 
+def same_code_line(runs: list[dict]) -> list[str]:
+    """c-swap ÷ c-posix in each little-endian run, by view: the same code measured twice."""
+    by_view: dict[str, dict[str, list[float]]] = {}
+    for run in runs:
+        if byte_order(run) == "little":
+            for _, op, _, _, ratio in target_ratios(run, [SAME_CODE]):
+                by_view.setdefault(view(run), {}).setdefault(op, []).append(ratio)
+    return [f"  the same code twice (c-swap ÷ c-posix, little-endian), {seen}: "
+            + "; ".join(f"{op} {', '.join(readable_ratio(r) for r in ratios)}" for op, ratios in ops.items())
+            for seen, ops in by_view.items()]
+
+
 def summary(runs: list[dict]) -> list[str]:
     rows = tally(runs)
     if not rows:
@@ -72,7 +87,8 @@ def summary(runs: list[dict]) -> list[str]:
             f"  {environment_line(runs)}",
             f"  {placement_line(runs)}",
             f"  {'target':<{width}}  {'write':<{cell}}  read"] + [
-        f"  {label:<{width}}  {cells.get('write', '-'):<{cell}}  {cells.get('read', '-')}".rstrip() for label, cells in rows]
+        f"  {label:<{width}}  {cells.get('write', '-'):<{cell}}  {cells.get('read', '-')}".rstrip() for label, cells in rows
+    ] + same_code_line(runs)
 
 
 def main(argv: list[str]) -> int:

@@ -75,8 +75,9 @@ def table(run: dict, references: list[str]) -> list[str]:
     p = run["parameters"]
     median = medians(run)
     stonewalled = {(s["approach"], s["op"]) for s in run["summary"] if s["stonewalled"]}
+    segments = f" -s {p['segments']}" if p.get("segments", 1) > 1 else ""
     lines = [f"{run['environment']['ranks']} rank(s), -b {p['block_size'] >> 20}MiB -t {p['transfer_size'] >> 20}MiB"
-             f"{view(p)} on {run['environment']['filesystem']['type']}, {p['repetitions']} measured reps"
+             f"{segments}{view(p)} on {run['environment']['filesystem']['type']}, {p['repetitions']} measured reps"
              f" x {p['forks']} fork(s) ({run['run_id']})",
              f"  {environment_line([run])}",
              f"  {'approach':<22} {'op':<5} {'median MiB/s':>13}" + "".join(f"{'÷ ' + r:>12}" for r in references)]
