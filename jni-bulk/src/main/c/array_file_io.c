@@ -176,8 +176,8 @@ static jlong read_in_place(JNIEnv *env, jstring path, jarray array, jint offset,
         jint chunk = same_bytes(t, type) && shift == 0 ? count : t->chunk_elements;
         jint n = count - done < chunk ? count - done : chunk;
         jint overrun = shift_elements - (count - done - n);
-        if (shift != 0 && overrun > 0)
-            n = n > overrun ? n - overrun : (count - done < t->chunk_elements ? count - done : t->chunk_elements);
+        if (shift != 0 && overrun > 0 && n > overrun)
+            n -= overrun;
         bool shifted = shift != 0 && count - done - n >= shift_elements;
         size_t wanted = (size_t)n * type->size;
         unsigned char *into = shifted ? at + (size_t)shift_elements * type->size : shift != 0 ? t->buffer : at;

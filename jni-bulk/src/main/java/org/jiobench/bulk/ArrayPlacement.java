@@ -24,7 +24,10 @@ public final class ArrayPlacement {
     private ArrayPlacement() {
     }
 
-    /** Bytes from the start of its 4 KiB page to the array's first element, where it lies now. */
+    /**
+     * Bytes from the start of its 4 KiB page to the array's first element, where it lies now
+     * (under {@code -Xcheck:jni}, where the JVM hands C a guarded copy of it, the copy's).
+     */
     public static int pageOffset(Object array) {
         Objects.requireNonNull(array, "array");
         if (!array.getClass().isArray() || !array.getClass().getComponentType().isPrimitive()) {
