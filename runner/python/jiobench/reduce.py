@@ -75,7 +75,7 @@ def reduce_phase(records: Sequence[Mapping]) -> dict:
         "verified": _all_verified(r["verified"] for r in records),
         "transfers_per_s": sum(r["transfers"] for r in records) / slowest if slowest > 0 else math.inf,
         "bookkeeping_share": bookkeeping_share(records),
-        "array_copy_crawls": _count_where(records, "array_copy_crawls"),
+        "array_copy_crawls": _count_true(r.get("array_copy_crawls") for r in records),
     }
     if any(r.get("stonewall_bytes") is not None for r in records):
         # Wear-out: what the ranks had moved when the deadline stopped them, as IOR reports it.
@@ -88,9 +88,9 @@ def reduce_phase(records: Sequence[Mapping]) -> dict:
     return phase
 
 
-def _count_where(items: Sequence[Mapping], flag: str) -> Optional[int]:
-    """How many items hold `flag` true; None where none records it (a run file from before it was recorded)."""
-    recorded = [item[flag] for item in items if item.get(flag) is not None]
+def _count_true(values: Iterable) -> Optional[int]:
+    """How many of the values are true; None where none is recorded (a run file from before it was)."""
+    recorded = [value for value in values if value is not None]
     return sum(1 for value in recorded if value) if recorded else None
 
 
@@ -157,8 +157,7 @@ def summarize(phases: Iterable[Mapping]) -> list[dict]:
             "bookkeeping_share": max((p["bookkeeping_share"] for p in members
                                       if p.get("bookkeeping_share") is not None), default=None),
             # Phases in which some rank's heap array lay where a page-aligned read's copy crawls.
-            "array_copy_crawls": _count_where(
-                [{"array_copy_crawls": None if p.get("array_copy_crawls") is None else p["array_copy_crawls"] > 0}
-                 for p in members], "array_copy_crawls"),
+            "array_copy_crawls": _count_true(None if p.get("array_copy_crawls") is None else p["array_copy_crawls"] > 0
+                                             for p in members),
         })
     return rows
