@@ -35,6 +35,23 @@ class Run:
         return f"exit {self.code}\n--- stdout\n{self.stdout}\n--- stderr\n{self.stderr}"
 
 
+def run_bounded(command: list, timeout: float, **popen) -> subprocess.CompletedProcess:
+    """subprocess.run with a timeout that ends the whole run: `jiobench run` is stopped as a user
+    would stop it, so its launcher and ranks (in a session of their own, which killing it alone
+    would leave running) go too and do not slow the tests after this one."""
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **popen) as process:
+        try:
+            stdout, stderr = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.terminate()
+            try:
+                process.communicate(timeout=60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+            pytest.fail(f"{command} ran past {timeout} s")
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+
+
 @pytest.fixture
 def jiobench(tmp_path):
     """Calls `bin/jiobench run -n RANKS -- ARGS` with results under the test's own directory."""
@@ -43,9 +60,8 @@ def jiobench(tmp_path):
             java: Optional[str] = None, jvm_args: Optional[str] = None) -> Run:
         runner_args = list(args) + (["--results", str(tmp_path / "results")] if results else [])
         own = (["--java", java] if java else []) + ([f"--jvm-args={jvm_args}"] if jvm_args else [])
-        completed = subprocess.run([str(JIOBENCH), "run", "-n", str(ranks), *own, "--", *runner_args],
-                                   capture_output=True, text=True, timeout=timeout, cwd=tmp_path)
-        return Run(completed)
+        return Run(run_bounded([str(JIOBENCH), "run", "-n", str(ranks), *own, "--", *runner_args],
+                               timeout=timeout, text=True, cwd=tmp_path))
 
     return run
 
