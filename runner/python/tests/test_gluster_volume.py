@@ -111,17 +111,23 @@ def test_a_shared_file_is_striped_as_shards_over_every_brick(volume, tmp_path):
     # The first 4 MiB stay in the base file; each further 4 MiB is a shard named <gfid>.<index>,
     # on the brick its name hashes to: 63 shards over 4 bricks leave none empty. The bricks hold
     # exactly what was written; the size the mount reports may be more (GlusterFS issue 2680),
-    # which the run file says.
+    # which the run file says. Where it is, an empty shard may stand past the written ones (1 run
+    # in 12 here: index 64, 0 bytes, with the mount reporting 270,270,464 bytes).
     base = next((directory / "bricks").glob("*/striped.dat"))
     gfid = uuid.UUID(bytes=os.getxattr(base, "trusted.gfid"))
-    shards = {brick.name: sorted((brick / ".shard").glob(f"{gfid}.*"))
+    shards = {brick.name: {int(path.name.rsplit(".", 1)[1]): path.stat().st_size
+                           for path in (brick / ".shard").glob(f"{gfid}.*")}
               for brick in sorted((directory / "bricks").iterdir())}
-    indices = sorted(int(path.name.rsplit(".", 1)[1]) for paths in shards.values() for path in paths)
-    assert indices == list(range(1, 64)), shards
-    assert all(shards.values()), {brick: len(paths) for brick, paths in shards.items()}
-    held = [base.stat().st_size] + [path.stat().st_size for paths in shards.values() for path in paths]
-    assert held == [4 << 20] * 64
-    assert target.stat().st_size >= 256 << 20
+    every = [(index, size) for sizes in shards.values() for index, size in sizes.items()]
+    written = sorted((index, size) for index, size in every if index < 64)
+    past_the_end = sorted((index, size) for index, size in every if index >= 64)
+    assert written == [(index, 4 << 20) for index in range(1, 64)], shards
+    assert base.stat().st_size == 4 << 20
+    assert all(any(index < 64 for index in sizes) for sizes in shards.values()), shards
+    assert all(size == 0 for _, size in past_the_end), past_the_end
+    mount_size = target.stat().st_size
+    assert mount_size >= 256 << 20
+    assert not past_the_end or mount_size > 256 << 20, (past_the_end, mount_size)
     assert any("GlusterFS issue 2680" in warning for warning in run["warnings"]), run["warnings"]
     target.unlink()
 
@@ -211,7 +217,9 @@ def test_drop_cache_sends_reads_to_the_bricks_and_e_sends_fsyncs(volume, tmp_pat
     assert plain["fsyncs"] == 0 and synced["fsyncs"] > 0, (plain, synced)
     assert plain["written"] >= 2 * block_bytes and synced["written"] >= 2 * block_bytes, (plain, synced)
     assert cached["read"] < 1 << 20, cached
-    assert dropped["read"] >= 2 * block_bytes, dropped
+    # Each read reaches them but a few pages (8 KiB of 128 MiB in 1 run of many), which the FUSE
+    # client's own caches, out of the kernel's reach, may answer: far from the cached run's nothing.
+    assert dropped["read"] >= 2 * block_bytes - (1 << 20), dropped
 
 
 def test_direct_io_and_fsync_are_honoured_through_the_fuse_client(volume, tmp_path):
