@@ -83,10 +83,14 @@ def test_each_phase_starts_with_its_heap_array_clear_of_the_slow_copy(jiobench, 
         assert "placement:" not in run.stdout
 
 
-@needs_java22
+@pytest.mark.parametrize("java, approaches", [
+    ("java", ["bulk-jni"]),  # JDK 17, whose pins hold up the collector: bulk-jni pins all the same
+    pytest.param(JAVA22, ["bulk-jni", "ffm-pread"], marks=needs_java22, id="jdk22+"),
+], ids=["jdk17", "jdk22+"])
 @pytest.mark.parametrize("byte_order", ["big", "little"])
 @pytest.mark.parametrize("type_id", ["int", "long"])
-def test_in_place_io_where_the_kernels_copy_would_crawl_is_verified(jiobench, tmp_path, type_id, byte_order):
+def test_in_place_io_where_the_kernels_copy_would_crawl_is_verified(jiobench, tmp_path, type_id, byte_order, java,
+                                                                    approaches):
     """On 1 MiB regions a transfer array of 1 MiB + 24 bytes is humongous and starts 16 bytes past a
     4 KiB boundary, while transfer j starts 24·j bytes past one in the file: the first transfer's
     reads land 16 bytes past their source and the second's writes 8 bytes past theirs, where the
@@ -94,12 +98,18 @@ def test_in_place_io_where_the_kernels_copy_would_crawl_is_verified(jiobench, tm
     through the buffer, in chunks of 64 KiB. Every byte written and read is verified against the
     runner's own expectation."""
     transfer = (1 << 20) + 24
-    run = jiobench("-a", "bulk-jni,ffm-pread", "--type", type_id, "--byte-order", byte_order, "-b", str(8 * transfer),
-                   "-t", str(transfer), "--bulk-jni.chunk-size", "64KiB", "--ffm-pread.piece-size", "64KiB", "--verify",
-                   "--warmup", "0", "-o", str(tmp_path / "f.dat"), java=JAVA22, jvm_args="-XX:G1HeapRegionSize=1m")
+    pieces = [arg for approach in approaches
+              for arg in (f"--{approach}.{'chunk' if approach == 'bulk-jni' else 'piece'}-size", "64KiB")]
+    run = jiobench("-a", ",".join(approaches), "--type", type_id, "--byte-order", byte_order, "-b", str(8 * transfer),
+                   "-t", str(transfer), *pieces, "--verify", "--warmup", "0", "-o", str(tmp_path / "f.dat"), java=java,
+                   jvm_args="-XX:G1HeapRegionSize=1m")
     assert run.code == 0, run
     assert run.file["environment"]["jvm"]["heap"]["transfer_array_humongous"] is True
-    assert len(run.file["phases"]) == 4 and all(p["verified"] is True for p in run.file["phases"]), run.file["phases"]
+    assert run.file["parameters"]["approach_options"]["bulk-jni"]["in-place"] == "always"
+    assert {(r["approach"], r["array_page_offset"]) for r in run.file["per_rank"] if r["op"] == "read"} == \
+        {(approach, 16) for approach in approaches}
+    assert len(run.file["phases"]) == 2 * len(approaches), run.file["phases"]
+    assert all(p["verified"] is True for p in run.file["phases"]), run.file["phases"]
 
 
 # The guard's floor: the in-place approaches against c-swap, ratios of medians from one run. The
@@ -116,7 +126,7 @@ GUARD_FLOOR = 0.6
 ])
 def test_in_place_io_keeps_up_with_c(jiobench, tmp_path, region, approaches):
     java = JAVA22
-    if java is None:  # JDK 17 alone: bulk-jni goes through its buffer, still to be held near C
+    if java is None:  # JDK 17 alone: bulk-jni pins its array there too, to be held near C
         approaches = ["bulk-jni"]
     # 512 MiB blocks keep c-swap's page-cache reads over 30 ms on this machine.
     run = jiobench("-a", ",".join(["c-swap", *approaches]), "-b", "512MiB", "-t", "4MiB", "-i", "5",

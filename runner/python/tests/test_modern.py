@@ -119,7 +119,7 @@ def test_direct_io_on_a_file_system_that_refuses_it_is_one_line(jiobench, ramfs)
     (["-a", "c-swap", "--direct", "-t", "1000", "-b", "1000"], "--direct: transfer size 1000 bytes is not a multiple"),
     (["-a", "c-swap", "--direct", "--c-swap.piece-size", "6KiB"], "--direct: --c-swap.piece-size 6144 bytes is not"),
     (["-a", "nio-bulk", "--nio-bulk.piece-size", "0"], "--nio-bulk.piece-size: '0' must be larger than zero"),
-    (["-a", "bulk-jni", "--bulk-jni.in-place", "maybe"], "--bulk-jni.in-place: 'maybe' is not one of auto, no"),
+    (["-a", "bulk-jni", "--bulk-jni.in-place", "maybe"], "--bulk-jni.in-place: 'maybe' is not one of always, auto, no"),
     (["-a", "ffm"], "approach 'ffm' is unavailable: needs a JDK 22 or newer, and this JVM is 17"),
 ])
 def test_what_cannot_work_is_refused_in_one_line(jiobench, tmp_path, args, message):
@@ -155,5 +155,5 @@ def test_the_run_file_records_the_options_in_force(jiobench, tmp_path):
                    "--warmup", "0", "-o", str(tmp_path / "f.dat"), ranks=1)
     assert run.code == 0, run
     parameters = run.file["parameters"]
-    assert parameters["approach_options"] == {"bulk-jni": {"chunk-size": 256 * 1024, "in-place": "auto"}}
+    assert parameters["approach_options"] == {"bulk-jni": {"chunk-size": 256 * 1024, "in-place": "always"}}
     assert parameters["byte_order"] == "big" and parameters["direct"] is False

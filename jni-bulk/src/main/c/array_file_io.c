@@ -7,13 +7,14 @@
  * after the array is released, so no thread ever waits on I/O while the garbage collector waits
  * on it. byte[] takes the same path (its conversion is a memcpy) for the same reason.
  *
- * With IN_PLACE (which the Java side sets only where the JVM pins an array without holding up its
- * collector: G1 from JDK 22) the system call runs on the pinned array itself: a read lands in the
- * array and is swapped there a chunk at a time, and a write that needs no conversion goes straight
- * from the array, in one call. A little-endian file on this (little-endian) machine needs no swap.
- * Where the array's address makes the kernel's own copy crawl (kernel_copy_shift: a humongous
- * array under G1, for one), a read lands a little further on in the array and is moved (or
- * swapped) down to its place, and a write goes through the buffer.
+ * With IN_PLACE (which the Java side sets where the JVM pins an array without holding up its
+ * collector, G1 from JDK 22, or everywhere when asked, as the paper's implementation did: there a
+ * collection waits for the system call) the system call runs on the pinned array itself: a read
+ * lands in the array and is swapped there a chunk at a time, and a write that needs no conversion
+ * goes straight from the array, in one call. A little-endian file on this (little-endian) machine
+ * needs no swap. Where the array's address makes the kernel's own copy crawl (kernel_copy_shift: a
+ * humongous array under G1, for one), a read lands a little further on in the array and is moved
+ * (or swapped) down to its place, and a write goes through the buffer.
  */
 #include "org_jiobench_bulk_ArrayFileIO.h"
 

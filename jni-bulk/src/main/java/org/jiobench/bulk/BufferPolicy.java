@@ -12,13 +12,34 @@ import java.lang.management.ManagementFactory;
  *                   many (at least {@value #MIN_CHUNK_BYTES}, one long or double)
  * @param recycle    whether the buffer is kept for later calls, or made afresh for each call and
  *                   dropped after it
- * @param inPlace    whether {@link BulkRandomAccessFile} reads straight into the array (and, when
+ * @param inPlace    where {@link BulkRandomAccessFile} reads straight into the array (and, when
  *                   the file's byte order is the machine's, writes straight from it), the array
- *                   pinned during each system call, where the JVM pins an array without holding
- *                   up its garbage collector ({@link #jvmPinsWithoutStoppingCollector()}); elsewhere
- *                   the buffer is used all the same
+ *                   pinned during each system call; elsewhere it goes through the buffer
  */
-public record BufferPolicy(int chunkBytes, boolean recycle, boolean inPlace) {
+public record BufferPolicy(int chunkBytes, boolean recycle, InPlace inPlace) {
+
+    /** Where a file's system calls may run on the pinned array itself. */
+    public enum InPlace {
+        /** Nowhere: always through the buffer. */
+        NEVER,
+        /**
+         * Where the JVM pins an array without holding up its garbage collector
+         * ({@link #jvmPinsWithoutStoppingCollector()}).
+         */
+        WHERE_COLLECTOR_RUNS,
+        /**
+         * On every JVM, as the paper's JNI implementation did with GetPrimitiveArrayCritical:
+         * where a pin holds up the collector (JDK 17 to 21, collectors other than G1), every other
+         * thread that needs a collection waits until each system call returns, so this is for
+         * programs whose other threads can wait that long, such as one reading thread per process.
+         */
+        ALWAYS;
+
+        /** Whether this JVM's system calls run on the pinned array. */
+        public boolean here() {
+            return this == ALWAYS || this == WHERE_COLLECTOR_RUNS && jvmPinsWithoutStoppingCollector();
+        }
+    }
 
     public static final int MIN_CHUNK_BYTES = Long.BYTES;
     /**
@@ -31,8 +52,11 @@ public record BufferPolicy(int chunkBytes, boolean recycle, boolean inPlace) {
      */
     public static final int DEFAULT_CHUNK_BYTES = 1 << 20;
 
-    /** A buffer of up to {@value #DEFAULT_CHUNK_BYTES} bytes, kept between calls, skipped where the JVM allows. */
-    public static final BufferPolicy DEFAULT = new BufferPolicy(DEFAULT_CHUNK_BYTES, true, true);
+    /**
+     * A buffer of up to {@value #DEFAULT_CHUNK_BYTES} bytes, kept between calls, skipped where the
+     * JVM pins without holding up its collector.
+     */
+    public static final BufferPolicy DEFAULT = new BufferPolicy(DEFAULT_CHUNK_BYTES, true, InPlace.WHERE_COLLECTOR_RUNS);
 
     private static final boolean PINS_WITHOUT_STOPPING_COLLECTOR = Runtime.version().feature() >= 22
             && ManagementFactory.getGarbageCollectorMXBeans().stream()
@@ -46,7 +70,7 @@ public record BufferPolicy(int chunkBytes, boolean recycle, boolean inPlace) {
 
     /** Always through the buffer. */
     public BufferPolicy(int chunkBytes, boolean recycle) {
-        this(chunkBytes, recycle, false);
+        this(chunkBytes, recycle, InPlace.NEVER);
     }
 
     /**

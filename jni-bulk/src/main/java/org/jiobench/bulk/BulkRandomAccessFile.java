@@ -53,7 +53,7 @@ public final class BulkRandomAccessFile extends RandomAccessFile implements Bulk
         this.path = file.getPath();
         this.buffer = ScratchBuffer.direct(policy);
         this.flags = (order == ByteOrder.LITTLE_ENDIAN ? LITTLE_ENDIAN : 0)
-                | (policy.inPlace() && BufferPolicy.jvmPinsWithoutStoppingCollector() ? IN_PLACE : 0);
+                | (policy.inPlace().here() ? IN_PLACE : 0);
     }
 
     @Override

@@ -51,10 +51,12 @@ abstract class BulkDataContractTest {
     /** An input that yields {@code content}, then its end. */
     abstract BulkDataInput openInput(byte[] content, BufferPolicy policy) throws IOException;
 
-    /** With I/O straight to the array too, which a JVM that pins without stopping its collector takes. */
+    /** With I/O straight to the array too, on every JVM (ALWAYS) and where the JVM pins without stopping its collector. */
     static Stream<BufferPolicy> policies() {
         return Stream.of(BufferPolicy.DEFAULT, new BufferPolicy(SMALL_CHUNK_BYTES, true),
-                new BufferPolicy(SMALL_CHUNK_BYTES, false), new BufferPolicy(SMALL_CHUNK_BYTES, true, true));
+                new BufferPolicy(SMALL_CHUNK_BYTES, false),
+                new BufferPolicy(SMALL_CHUNK_BYTES, true, BufferPolicy.InPlace.WHERE_COLLECTOR_RUNS),
+                new BufferPolicy(SMALL_CHUNK_BYTES, true, BufferPolicy.InPlace.ALWAYS));
     }
 
     static Stream<Arguments> typesAndPolicies() {
