@@ -65,7 +65,10 @@ final class Targets {
         checkWritable(file, extentWritten);
         boolean striped = settings.striping().appliesTo(Environment.filesystemType(file.toAbsolutePath().getParent()),
                 file.toAbsolutePath().getParent());
-        if (!ownsFile() || Files.exists(file, LinkOption.NOFOLLOW_LINKS)) return List.of();
+        if (!ownsFile()) return List.of();
+        // Only --overwrite writes over a file that is there; one that appeared since the check
+        // above is another run's, which create() refuses.
+        if (settings.overwrite() && Files.exists(file, LinkOption.NOFOLLOW_LINKS)) return List.of();
         if (striped) {
             settings.striping().create(file);
             return List.of(file);
@@ -106,6 +109,7 @@ final class Targets {
             Files.createFile(file);
             return List.of(file);
         } catch (FileAlreadyExistsException raced) {
+            if (settings.overwrite()) return List.of();
             throw new UsageError(file + " was created by someone else just now (another run?); pass --overwrite to "
                     + "write over it");
         } catch (IOException e) {
