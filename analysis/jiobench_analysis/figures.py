@@ -1,9 +1,10 @@
 """The paper-style figures: aggregate MiB/s on a log axis, one line per approach, write | read.
 
-Approaches differ by orders of magnitude, hence the log axis. The reference approach (c-posix,
-else raw-bytes) is drawn thick, dashed and black, the other C approaches dashed in colour; bars
-span the min..max of the repetitions; a stonewalled point (its phase hit the deadline) has a
-hollow marker.
+Approaches differ by orders of magnitude, hence the log axis. Each point is the median of its
+repetitions; bars span the median's 95% interval, so that two approaches whose bars overlap are
+not told apart by the figure. The reference approach (c-posix, else raw-bytes) is drawn thick,
+dashed and black, the other C approaches dashed in colour; a stonewalled point (its phase hit the
+deadline) has a hollow marker.
 """
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter, NullLocator
 import pandas as pd
 
+from jiobench import stats
+
 from .points import OPS
 from .units import format_size, plural
 
@@ -26,7 +29,7 @@ matplotlib.use("Agg")  # files only, never a display; figures are drawn without 
 MARKERS = "osD^v<>ph*P"
 C_PREFIX = "c-"  # the C approaches (c-posix, c-swap, c-stdio): dashed, so Java and C lines part at a glance
 DODGE = 0.025  # octaves between neighbouring approaches' markers on a log2 x-axis
-ERROR_BARS = "bars: min–max over repetitions"
+ERROR_BARS = f"bars: the median's 95% interval (none under {stats.MIN_REPS} repetitions)"
 STONEWALL_NOTE = "hollow: stonewalled"
 
 # The x variables a figure can have: axis label and how its ticks are written.
@@ -88,10 +91,11 @@ def _rate_tick(value: float, _position=None) -> str:
 def _set_rate_axis(ax, rows: pd.DataFrame) -> None:
     """Log y-axis spanning the data with some room, at least one decade so that a flat line
     (all approaches alike, or one approach) does not fill the panel with noise."""
-    low = rows["min"][rows["min"] > 0].min()
+    lows = rows["median_ci95_low"].fillna(rows["median"])
+    low = lows[lows > 0].min()
     if not low > 0:
-        low = rows["mean"].min()
-    high = rows["max"].max()
+        low = rows["median"].min()
+    high = rows["median_ci95_high"].fillna(rows["median"]).max()
     low, high = low / 1.6, high * 1.6
     if high / low < 10:
         centre = math.sqrt(low * high)
@@ -114,7 +118,7 @@ def bandwidth_figure(rows: pd.DataFrame, x: str, approaches: Sequence[str], styl
     rows' order); x on a
     log2 axis (evenly spaced names for a named axis such as the JVM), or, when the rows hold one
     value of x only, one column per approach (the reference also as a horizontal line). The rows'
-    means must be positive and finite: a log axis has no place for others."""
+    medians must be positive and finite: a log axis has no place for others."""
     ops = [op for op in OPS if (rows["op"] == op).any()]
     present = [a for a in approaches if (rows["approach"] == a).any()]
     named = x in NAMED_AXES
@@ -149,7 +153,7 @@ def bandwidth_figure(rows: pd.DataFrame, x: str, approaches: Sequence[str], styl
 
 def _draw_panel(ax, rows: pd.DataFrame, x: str, values: list, present: Sequence[str], styles: dict[str, dict],
                 reference: Optional[str]) -> None:
-    """One op's lines, markers and min..max bars, and the panel's x axis."""
+    """One op's lines, markers and the bars of the medians' intervals, and the panel's x axis."""
     named = x in NAMED_AXES
     categorical = len(values) == 1
     label, tick = X_AXES[x]
@@ -168,17 +172,20 @@ def _draw_panel(ax, rows: pd.DataFrame, x: str, values: list, present: Sequence[
         else:
             xs = series["_x"] * 2 ** (DODGE * offset)
         if categorical and approach == reference:
-            ax.axhline(series["mean"].iloc[0], color=style["color"], linestyle=style["linestyle"],
+            ax.axhline(series["median"].iloc[0], color=style["color"], linestyle=style["linestyle"],
                        linewidth=style["linewidth"], zorder=1)
         if not categorical:
-            ax.plot(xs, series["mean"], color=style["color"], linestyle=style["linestyle"],
+            ax.plot(xs, series["median"], color=style["color"], linestyle=style["linestyle"],
                     linewidth=style["linewidth"], zorder=2)
         for hollow in (False, True):
             part = series["stonewalled"] == hollow
             if not part.any():
                 continue
-            mean = series["mean"][part]
-            ax.errorbar(xs[part], mean, yerr=[mean - series["min"][part], series["max"][part] - mean],
+            median = series["median"][part]
+            # A point without an interval (too few repetitions) gets its marker and no bar.
+            below = (median - series["median_ci95_low"][part]).fillna(0)
+            above = (series["median_ci95_high"][part] - median).fillna(0)
+            ax.errorbar(xs[part], median, yerr=[below, above],
                         fmt=style["marker"], linestyle="none", color=style["color"], markersize=7,
                         markerfacecolor="white" if hollow else style["color"],
                         markeredgewidth=1.5, capsize=4, elinewidth=1.2, zorder=3)
@@ -256,7 +263,7 @@ def draw_figures(points: pd.DataFrame, parameters: Sequence[str], approaches: Se
     runs share) goes under each title."""
     styles = approach_styles(approaches, reference)
     dimensions = ["ranks", *parameters]
-    plottable = points[(points["mean"] > 0) & points["mean"].map(math.isfinite)]
+    plottable = points[(points["median"] > 0) & points["median"].map(math.isfinite)]
     drawn = []
     for x in X_AXES:
         if x not in dimensions or plottable[x].isna().all():
@@ -274,7 +281,7 @@ def draw_figures(points: pd.DataFrame, parameters: Sequence[str], approaches: Se
         figure = bandwidth_figure(rows, x, approaches, styles, reference, title, setting)
         png, svg = save_figure(figure, out_dir, stem)
         omitted = len(points) - len(rows)  # other settings, or no rate to plot
-        caption = (f"Mean MiB/s per approach; {ERROR_BARS}."
+        caption = (f"Median MiB/s per approach; {ERROR_BARS}."
                    + (" Hollow markers: stonewalled (the phase stopped at its deadline)."
                       if rows["stonewalled"].any() else "")
                    + (f" Reference: {reference} (thick dashed black)." if reference else "")

@@ -19,7 +19,7 @@ from .figures import (ERROR_BARS, X_NAMES, DrawnFigure, _fixed_text, approach_st
 from .points import parameter_value
 
 MIB = 1 << 20
-RATES = ("mean", "min", "max", "median")
+RATES = ("median", "median_ci95_low", "median_ci95_high", "mean", "min", "max")
 Y_LABEL = "operations per second (log scale)"
 
 
@@ -37,7 +37,8 @@ def transfers_per_byte(runs: Sequence[dict], point: pd.Series) -> float:
 
 
 def operation_rates(points: pd.DataFrame, runs: Sequence[dict]) -> pd.DataFrame:
-    """The points with their rates (mean, min, max, median) in operations per second."""
+    """The points with their rates (RATES: the median and its interval, mean, min, max) in operations
+    per second."""
     factors = pd.Series([MIB * transfers_per_byte(runs, point) for _, point in points.iterrows()],
                         index=points.index, dtype=float)
     return points.assign(**{name: points[name].astype(float) * factors for name in RATES})
@@ -53,7 +54,7 @@ def draw_preset_figure(points: pd.DataFrame, runs: Sequence[dict], parameters: S
         return None
     split = split if split in parameters else None
     rates = operation_rates(points, runs)
-    plottable = rates[(rates["mean"] > 0) & rates["mean"].map(math.isfinite)]
+    plottable = rates[(rates["median"] > 0) & rates["median"].map(math.isfinite)]
     if plottable.empty:
         return None
     rows, fixed = figure_slice(plottable, x, [name for name in ["ranks", *parameters] if name != split])
@@ -68,7 +69,7 @@ def draw_preset_figure(points: pd.DataFrame, runs: Sequence[dict], parameters: S
     stem = f"operations-vs-{x.replace('_', '-')}"
     png, svg = save_figure(figure, out_dir, stem)
     caption = (f"Redraws {preset['paper']} (jiobench sweep --preset {preset['name']}): operations per second, "
-               "each point's MiB/s × 2^20 × the transfers per byte its phases counted. Mean per approach; "
+               "each point's MiB/s × 2^20 × the transfers per byte its phases counted. Median per approach; "
                f"{ERROR_BARS}. C approaches dashed"
                + (f", {reference} thick and black" if reference else "") + "."
                + (" Hollow markers: stonewalled (the phase stopped at its deadline)." if rows["stonewalled"].any()

@@ -13,12 +13,15 @@ from typing import Iterable, Optional, Sequence
 
 import pandas as pd
 
+from jiobench import stats
+
 from .figures import DrawnFigure, figure_slice
 from .points import NOT_MEASURED, OPS
 from .sweeps import Shortfall, shortfall_line
-from .tables import (SHORT_MARK, SHORT_NOTE, STATISTICS_NOTE, STONEWALL_MARK, STONEWALL_NOTE, Cells,
-                     bandwidth_cells, format_parameter, phase_cells, ratio_explanation)
-from .units import format_rate, format_ratio, plural
+from .tables import (NOISY, NOISY_NOTE, SHORT_MARK, SHORT_NOTE, STATISTICS_NOTE, STONEWALL_MARK, STONEWALL_NOTE,
+                     Cells, bandwidth_cells, format_parameter, median_interval_cell, phase_cells, ratio_cell,
+                     ratio_explanation)
+from .units import format_rate, format_ratio, format_ratio_interval, plural
 
 STYLE = """
 body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1b1f24;
@@ -114,6 +117,10 @@ def _status(runs: Sequence[dict], points: pd.DataFrame, phases: pd.DataFrame,
     if short:
         badges.append(f'<span class="badge warn">{SHORT_MARK} {plural(short, "point")} short: phases under 50 ms'
                       "</span>")
+    noisy = int(points["noisy"].sum())
+    if noisy:
+        badges.append(f'<span class="badge warn">{plural(noisy, "point")} {NOISY}: the median\'s 95% interval is '
+                      f"wide or missing (under the tables: what to do)</span>")
     warned = Counter(warning for run in runs for warning in dict.fromkeys(run.get("warnings", [])))
     for warning, count in warned.items():
         badges.append(f'<span class="badge warn">{plural(count, "run")}: {_e(warning)}</span>')
@@ -144,37 +151,63 @@ def _lede(runs: Sequence[dict], points: pd.DataFrame) -> str:
     return f'<p class="lede">{_e(" · ".join(parts))}</p>'
 
 
+def _level(reference: str) -> str:
+    return "C's level" if reference == "c-posix" else f"the level of {reference}"
+
+
+def _rate(point) -> str:
+    mark = STONEWALL_MARK if point["stonewalled"] else ""
+    return f"<b>{_e(point['approach'])}</b> {_e(format_rate(point['median']))} MiB/s{mark}"
+
+
+def _findings(rows: pd.DataFrame, reference: str) -> str:
+    """What the op's verdicts against the reference found: faster, at its level, slower. Unclear
+    ones are counted, not named: their interval says nothing either way."""
+    def named(verdict: str) -> pd.DataFrame:
+        return rows[rows["ratio_verdict"] == verdict].sort_values("ratio", ascending=False)
+
+    def ratio(point) -> str:
+        return (f"<b>{_e(point['approach'])}</b> {_e(format_ratio(point['ratio']))} "
+                f"{_e(format_ratio_interval(point['ratio_ci95_low'], point['ratio_ci95_high']))}")
+
+    parts = [_rate(rows[rows["approach"] == reference].iloc[0])]
+    faster, same, slower = named(stats.FASTER), named(stats.SAME), named(stats.SLOWER)
+    if not faster.empty:
+        parts.append(f"faster than {_e(reference)}: " + ", ".join(ratio(point) for _, point in faster.iterrows()))
+    if not same.empty:
+        parts.append(f"at {_e(_level(reference))}: " + ", ".join(f"<b>{_e(a)}</b>" for a in same["approach"]))
+    if not slower.empty:
+        parts.append(f"slower than {_e(reference)}: " + ", ".join(ratio(point) for _, point in slower.iterrows()))
+    unclear = int((rows["ratio_verdict"] == stats.UNCLEAR).sum())
+    if unclear:
+        parts.append(f"{plural(unclear, 'approach', 'approaches')} unclear (in the table)")
+    return "; ".join(parts)
+
+
 def _headline(points: pd.DataFrame, reference: Optional[str], parameters: Sequence[str],
               approaches: Sequence[str]) -> tuple[str, str, str]:
     """The key numbers where the headline figure ends (its largest process count): a sentence
-    per op, a small table, and the words saying where that is."""
+    per op with the findings against the reference (or the medians, where it was not measured),
+    a small table, and the words saying where that is."""
     rows, fixed = figure_slice(points, "ranks", ["ranks", *parameters])
     top = rows[rows["ranks"] == rows["ranks"].max()]
     where = ", ".join([f"{top['ranks'].iloc[0]} ranks"] + [f"{p.replace('_', ' ')} {format_parameter(p, v)}"
                                                           for p, v in fixed.items()])
     sentences = []
     for op in OPS:
-        rows = top[top["op"] == op].sort_values("mean", ascending=False)
+        rows = top[top["op"] == op].sort_values("median", ascending=False)
         if rows.empty:
             continue
-        def rate(point) -> str:
-            mark = STONEWALL_MARK if point["stonewalled"] else ""
-            compared = (f" ({format_ratio(point['ratio'])} {reference})"
-                        if reference and point["approach"] != reference and pd.notna(point["ratio"]) else "")
-            return f"<b>{_e(point['approach'])}</b> {_e(format_rate(point['mean']))} MiB/s{mark}{_e(compared)}"
-
-        best = rows.iloc[0]
-        text = f"<b>{_e(op)}</b>: fastest {rate(best)}"
-        if best["approach"] == reference and len(rows) > 1:
-            text += f"; next {rate(rows.iloc[1])}"
-        if len(rows) > 2 or (len(rows) == 2 and best["approach"] != reference):
-            text += f"; slowest {rate(rows.iloc[-1])}"
-        sentences.append(f"<li>{text}</li>")
+        if (rows["approach"] == reference).any():
+            text = _findings(rows, reference)
+        else:
+            text = "medians " + ", ".join(_rate(point) for _, point in rows.iterrows())
+        sentences.append(f"<li><b>{_e(op)}</b>: {text}</li>")
 
     headers = ["approach"]
     for op in OPS:
         if (top["op"] == op).any():
-            headers += [f"{op} MiB/s"] + ([f"{op} / {reference}"] if reference else [])
+            headers += [f"{op} MiB/s", f"{op} 95% interval"] + ([f"{op} / {reference}"] if reference else [])
     rows = []
     for approach in approaches:
         mine = top[top["approach"] == approach]
@@ -186,13 +219,16 @@ def _headline(points: pd.DataFrame, reference: Optional[str], parameters: Sequen
                 continue
             point = mine[mine["op"] == op]
             if point.empty:
-                row += ["-"] + (["-"] if reference else [])
+                row += ["-", "-"] + (["-"] if reference else [])
                 continue
             point = point.iloc[0]
             mark = f" {STONEWALL_MARK}" if point["stonewalled"] else ""
-            row += [format_rate(point["mean"]) + mark] + ([format_ratio(point["ratio"])] if reference else [])
+            row += [format_rate(point["median"]) + mark, median_interval_cell(point)] + (
+                [ratio_cell(point)] if reference else [])
         rows.append(row)
     table = html_table(Cells(headers, rows, frozenset(range(1, len(headers)))), css="key")
+    if top["noisy"].any():
+        table += f'<p class="note">{_e(NOISY_NOTE)}</p>'
     return (f'<ul class="headline"><li>At {_e(where)}:</li>{"".join(sentences)}</ul>', table, where)
 
 
@@ -227,6 +263,27 @@ def _pairs(pairs: Sequence[Sequence[str]], per_row: int = 3, long: int = 40) -> 
     return f'<table class="pairs"><tbody>{"".join(rows)}</tbody></table>'
 
 
+def _load_average(values) -> str:
+    if isinstance(values, list) and all(isinstance(v, (int, float)) for v in values):
+        return "/".join(f"{v:.2f}" for v in values)
+    return _printable(str(values))
+
+
+def noise_text(run: dict) -> str:
+    """The run's `noise` (schema 3) in one line: each host's load average when the run started and
+    ended, and how far its own calibrate phases strayed; empty where the run file has none."""
+    noise = run.get("noise") or {}
+    load = noise.get("load_average") or {}
+    parts = [f"{when} " + ", ".join(f"{host} {_load_average(values)}" for host, values in load[when].items())
+             for when in ("start", "end") if isinstance(load.get(when), dict) and load[when]]
+    calibrate = noise.get("calibrate") or {}
+    if calibrate.get("slowest_share") is not None:
+        widest = calibrate.get("widest_share")
+        parts.append("calibrate " + (f"±{widest:.1%}" if widest is not None else "without an interval")
+                     + f", at worst {calibrate['slowest_share']:.1%} below its programmed rate")
+    return "; ".join(parts)
+
+
 def _what_was_run(runs: Sequence[dict]) -> str:
     """Parameters and environment: what all runs share once, what differs per run."""
     settings = []
@@ -254,9 +311,11 @@ def _what_was_run(runs: Sequence[dict]) -> str:
             if len(runs) > 1:
                 title += ", the same in every run"
             parts.append(f"<h3>{_e(title)}</h3>" + _pairs(rows))
-    headers = ["run", "started", *(label(n) for n in differing)]
-    rows = [[run["run_id"], str(run.get("started", "-")), *(flat.get(n, "-") for n in differing)]
-            for run, flat in zip(runs, settings)]
+    noises = [noise_text(run) for run in runs]
+    noise = ["noise (load average 1/5/15 min; calibrate)"] if any(noises) else []
+    headers = ["run", "started", *(label(n) for n in differing), *noise]
+    rows = [[run["run_id"], str(run.get("started", "-")), *(flat.get(n, "-") for n in differing),
+             *([text or "-"] if noise else [])] for run, flat, text in zip(runs, settings, noises)]
     parts.append(f"<h3>{'Runs' if len(runs) > 1 else 'Run'}</h3>" + html_table(Cells(headers, rows, frozenset())))
     commands = "".join(
         f"<li><code>{_e(run['run_id'])}</code> <code>{_e(flat.get(COMMAND_LINE, '-'))}</code>"
@@ -300,7 +359,8 @@ def render(runs: Sequence[dict], points: pd.DataFrame, phases: pd.DataFrame, par
         f"<h3>Key numbers ({_e(where)})</h3>",
         key_table,
         f'<p class="note">{_e(ratio_explanation(reference, parameters))} '
-        f"Mean of the measured repetitions, in MiB/s (2<sup>20</sup> bytes/s). {_e(stonewall_note)}</p>",
+        f"Median of the measured repetitions, in MiB/s (2<sup>20</sup> bytes/s), and its 95% interval. "
+        f"{_e(stonewall_note)}</p>",
     ]
     if others:
         sections.append("<h2>More figures</h2>")
@@ -313,6 +373,7 @@ def render(runs: Sequence[dict], points: pd.DataFrame, phases: pd.DataFrame, par
         f"count as the same point). {_e(ratio_explanation(reference, parameters))} "
         f"{_e(stonewall_note)}</p>",
         html_table(cells, _row_classes(points)),
+        f'<p class="note">{_e(NOISY_NOTE)}</p>' if points["noisy"].any() else "",
         "<h2>What was run</h2>",
         _what_was_run(runs),
         "<h2>Phases and verification</h2>",

@@ -2,29 +2,32 @@
 
 A point is (approach, op, ranks) plus the value of every parameter that differs between the
 runs read together (transfer size, buffer size, ..., and the JVM). One run at a point: its
-`summary` row as written. Several runs at a point: `jiobench.reduce.summarize` over their phases, the same
-reduction the runner applied, never a formula of our own.
+`summary` row as written, with what an older schema lacks (the median's interval, `noisy`)
+computed from its phases. Several runs at a point: `jiobench.reduce.summarize` over their phases.
+Ratios to the reference: `jiobench.reduce.ratio_to` over the points' measured repetitions. The
+same reduction the runner applied, never a formula of our own.
 """
 from __future__ import annotations
 
 import json
 import math
-from typing import Iterable, Optional, Sequence
+from typing import Sequence
 
 import pandas as pd
 
-from jiobench.reduce import summarize
+from jiobench.reduce import measured_rates, ratio_to, reference_approach, summarize
 
-REFERENCES = ("c-posix", "raw-bytes")
 OPS = ("write", "read")
 
 # Parameters that do not change what a phase measures; runs differing only in them pool together.
-NOT_MEASURED = frozenset({"approaches", "file", "results", "write", "read", "repetitions", "warmup",
-                          "verify", "seed", "keep", "overwrite"})
+NOT_MEASURED = frozenset({"approaches", "file", "results", "write", "read", "repetitions", "ci_target",
+                          "time_budget_s", "max_reps", "warmup", "verify", "seed", "keep", "overwrite"})
 
-STAT_COLUMNS = ("mean", "min", "max", "stddev")
-# Run files before schema 2 have no median or confidence interval: those points show none.
-LATER_STAT_COLUMNS = ("median", "ci95_low", "ci95_high")
+# The median and its 95% interval are the figure; the others are as IOR prints them, with the 95%
+# confidence interval of the mean (ci95).
+STAT_COLUMNS = ("median", "median_ci95_low", "median_ci95_high", "mean", "ci95_low", "ci95_high", "min", "max",
+                "stddev")
+RATIO_COLUMNS = ("ratio", "ratio_ci95_low", "ratio_ci95_high", "ratio_verdict")
 
 
 # What the run files' environment says of the JVM and the file system: runs on two JDKs
@@ -66,12 +69,6 @@ def approach_order(runs: Sequence[dict]) -> list[str]:
     return ([reference] if reference else []) + [a for a in seen if a != reference]
 
 
-def reference_approach(approaches: Iterable[str]) -> Optional[str]:
-    """`c-posix` when measured, else `raw-bytes`, else none."""
-    approaches = set(approaches)
-    return next((r for r in REFERENCES if r in approaches), None)
-
-
 def value_order(value):
     """Sorts numbers, strings and None (last) in one column without comparing across types."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
@@ -90,41 +87,63 @@ def records_frame(records: list[dict], columns: Sequence[str], keep_as_is: Seque
     })
 
 
+def _interval(pair) -> tuple[float, float]:
+    """[low, high] from a run file; NaN for none (too few repetitions)."""
+    return (pair[0], pair[1]) if pair else (math.nan, math.nan)
+
+
+def point_statistics(members: Sequence[tuple[dict, dict]]) -> dict:
+    """The statistics of a point from its (run, summary row) pairs: the one run's row as written,
+    completed from its phases where its schema lacks a key; several runs' phases pooled."""
+    approach, op, ranks = (members[0][1][key] for key in ("approach", "op", "ranks"))
+    pooled = summarize(phase for run, _ in members for phase in run["phases"]
+                       if (phase["approach"], phase["op"], phase["ranks"]) == (approach, op, ranks))[0]
+    if len(members) > 1:
+        return pooled
+    row = members[0][1]
+    return {**pooled, **row, "bw_mib_s": {**pooled["bw_mib_s"], **row["bw_mib_s"]}}
+
+
 def bandwidth_points(runs: Sequence[dict], parameters: Sequence[str]) -> pd.DataFrame:
-    """One row per point: approach, op, ranks, the given parameters, the statistics (reps, forks,
-    mean, min, max, stddev, median, ci95_low, ci95_high in MiB/s, seconds_mean, bytes_mean,
-    stonewalled, short, verified), the runs that
-    contributed (`runs`, `run_ids`), and `ratio`: mean over the reference approach's mean at the
-    same op, ranks and parameters (NaN where the reference was not measured; see
-    `reference_approach`)."""
+    """One row per point: approach, op, ranks, the given parameters, the statistics in MiB/s
+    (STAT_COLUMNS: the median and its 95% interval, then mean and its confidence interval, min,
+    max, stddev), reps, forks, `noisy`, seconds_mean, bytes_mean, stonewalled, short, verified,
+    the runs that contributed (`runs`, `run_ids`), `rates` (the measured repetitions' MiB/s), and
+    the ratio to the reference approach at the same op, ranks and parameters (RATIO_COLUMNS: the
+    ratio of the medians, its 95% interval and verdict; NaN and None for the reference itself, a
+    programmed approach, or where the reference was not measured)."""
     groups: dict[tuple, list[tuple[dict, dict]]] = {}
+    rates: dict[tuple, list[float]] = {}
     for run in runs:
         values = tuple(parameter_value(run, name) for name in parameters)
+        measured = measured_rates(run["phases"])
         for row in run["summary"]:
             key = (row["approach"], row["op"], row["ranks"]) + values
             groups.setdefault(key, []).append((run, row))
+            rates.setdefault(key, []).extend(measured.get(key[:3], []))
     order = approach_order(runs)
     reference = reference_approach(order)
-    base: dict[tuple, float] = {}  # the reference's mean at (op, ranks, *values)
     records = []
     for key, members in groups.items():
-        if len(members) == 1:
-            stats = members[0][1]
-        else:
-            phases = [phase for run, row in members for phase in run["phases"]
-                      if (phase["approach"], phase["op"], phase["ranks"]) == key[:3]]
-            stats = summarize(phases)[0]
-        if key[0] == reference:
-            base[key[1:]] = stats["bw_mib_s"]["mean"]
-        interval = stats["bw_mib_s"].get("ci95") or (None, None)
+        stats = point_statistics(members)
+        ratio = ratio_to(key[0], reference, rates[key], rates.get((reference, *key[1:]))) or {}
+        median_low, median_high = _interval(stats["median_ci95"])
+        mean_low, mean_high = _interval(stats["bw_mib_s"].get("ci95"))
+        ratio_low, ratio_high = _interval(ratio.get("ci95"))
         records.append({
             **dict(zip(("approach", "op", "ranks", *parameters), key)),
             "reps": stats["reps"],
             "forks": stats.get("forks", 1),
-            **{name: stats["bw_mib_s"][name] for name in STAT_COLUMNS},
-            "median": stats["bw_mib_s"].get("median"),
-            "ci95_low": interval[0],
-            "ci95_high": interval[1],
+            **{name: stats["bw_mib_s"][name] for name in ("median", "mean", "min", "max", "stddev")},
+            "median_ci95_low": median_low,
+            "median_ci95_high": median_high,
+            "ci95_low": mean_low,
+            "ci95_high": mean_high,
+            "noisy": bool(stats["noisy"]),
+            "ratio": ratio.get("value", math.nan),
+            "ratio_ci95_low": ratio_low,
+            "ratio_ci95_high": ratio_high,
+            "ratio_verdict": ratio.get("verdict"),
             "seconds_mean": stats.get("seconds_mean"),
             "bytes_mean": stats.get("bytes_mean"),
             "stonewalled": bool(stats["stonewalled"]),
@@ -132,19 +151,17 @@ def bandwidth_points(runs: Sequence[dict], parameters: Sequence[str]) -> pd.Data
             "verified": stats["verified"],
             "runs": len(members),
             "run_ids": " ".join(run["run_id"] for run, _ in members),
+            "rates": tuple(rates[key]),
             "key": key,
         })
-    for record in records:
-        reference_mean = base.get(record["key"][1:])
-        record["ratio"] = record["mean"] / reference_mean if reference_mean else math.nan
 
     def sort_key(record):
         approach, op, ranks, *values = record["key"]
         return (order.index(approach), OPS.index(op), ranks, *(value_order(v) for v in values))
     records.sort(key=sort_key)
-    columns = ["approach", "op", "ranks", *parameters, "reps", "forks", *STAT_COLUMNS, *LATER_STAT_COLUMNS, "ratio",
-               "seconds_mean", "bytes_mean", "stonewalled", "short", "verified", "runs", "run_ids"]
-    return records_frame(records, columns, keep_as_is=(*parameters, "verified"))
+    columns = ["approach", "op", "ranks", *parameters, "reps", "forks", *STAT_COLUMNS, "noisy", *RATIO_COLUMNS,
+               "seconds_mean", "bytes_mean", "stonewalled", "short", "verified", "runs", "run_ids", "rates"]
+    return records_frame(records, columns, keep_as_is=(*parameters, "verified", "ratio_verdict", "rates"))
 
 
 def phase_rows(runs: Sequence[dict], parameters: Sequence[str]) -> pd.DataFrame:

@@ -14,14 +14,17 @@ import textwrap
 from pathlib import Path
 from typing import Optional, Sequence
 
-from .compare import SIGNIFICANCE, compare, compare_cells, matched, write_compare
+from jiobench import stats
+from jiobench.reduce import reference_approach
+
+from .compare import compare, compare_cells, matched, notes, shared_parameters, write_compare
 from .figures import draw_figures, setting_line
 from .operations import draw_preset_figure
 from .page import render
-from .points import approach_order, bandwidth_points, phase_rows, reference_approach, varied_parameters
+from .points import approach_order, bandwidth_points, phase_rows, varied_parameters
 from .runs import SCHEMA, ReportError, load_runs
 from .sweeps import presets, shortfall_line, shortfalls
-from .tables import write_tables
+from .tables import NOISY_NOTE, SHORT_NOTE, STONEWALL_MARK, VERDICT_RULE, write_tables
 from .terminal import summary_table, text_table, wrap
 from .units import plural
 
@@ -38,15 +41,19 @@ DESCRIPTION = _paragraphs(
     f"RESULTS are run files (<run-id>.json, schema {SCHEMA}) or directories searched recursively for "
     "them; a sweep's directory (jiobench sweep) gives the complete run files of its points, and the "
     "report names its points that have none. Runs at the same approach, op, process count, parameters "
-    "and JVM pool their repetitions. The "
-    "ratio column compares each approach with c-posix at the same point (with raw-bytes when the runs "
-    "hold no c-posix).")
+    "and JVM pool their repetitions.",
+    "The figure of a point is the median MiB/s of its measured repetitions, with its 95% interval from "
+    f"order statistics (none under {stats.MIN_REPS} repetitions). The ratio column compares each approach "
+    "with c-posix at the same point (with raw-bytes when the runs hold no c-posix; calibrate has none): "
+    "the ratio of the medians, its 95% interval from the bootstrap (BCa) and a verdict, "
+    f"{VERDICT_RULE}.",
+    NOISY_NOTE)
 
 EPILOG = _paragraphs(
     "--compare A B: A and B are each a run file or a directory of runs (before/after a JDK upgrade, "
-    "say). For every point (approach, op, ranks, transfer size) it prints B/A, the ratio of the mean "
-    f"MiB/s, and flags the change as significant when {SIGNIFICANCE}. With -o it also writes "
-    "compare.md and compare.csv.",
+    "say). For every point (approach, op, ranks, transfer size) it prints B/A, the ratio of the median "
+    "MiB/s, with its 95% interval and a verdict as above. With -o it also writes compare.md and "
+    "compare.csv.",
     "Exit codes: 0 done, 2 a mistake in the input (the message says which).")
 
 
@@ -69,7 +76,8 @@ def _parser() -> argparse.ArgumentParser:
                         help="where to write the report (default for a report: ./report; "
                              "--compare writes files only when given)")
     parser.add_argument("--compare", nargs=2, metavar=("A", "B"),
-                        help="compare two sets of runs: B/A of mean MiB/s per point")
+                        help="compare two sets of runs: B/A of median MiB/s per point, with its interval "
+                             "and verdict")
     return parser
 
 
@@ -106,9 +114,16 @@ def make_report(inputs: Sequence[str], out_dir: Path) -> Path:
     page.write_text(render(runs, points, phases, parameters, reference, approaches, figures,
                            [path.name for path in written], falls), encoding="utf-8")
     print(summary_table(points, parameters, reference))
-    print("\n" + wrap(f"{plural(len(runs), 'run')}; MiB/s: mean of the repetitions"
-                      + (f"; ratio to {reference} at the same point" if reference else "")
-                      + ("; stonewalled: the phase stopped at its deadline" if points["stonewalled"].any() else "")))
+    counts = points["ranks"].unique()
+    print("\n" + wrap(plural(len(runs), "run") + (f" at {plural(counts[0], 'rank')}" if len(counts) == 1 else "")
+                      + "; MiB/s: median of the measured repetitions"
+                      + (f"; /{reference}: ratio of the medians to {reference} at the same point, its 95% "
+                         f"interval (BCa bootstrap) and verdict: {VERDICT_RULE}" if reference else "")
+                      + (f"; {STONEWALL_MARK} stonewalled: the phase stopped at its deadline"
+                         if points["stonewalled"].any() else "")
+                      + (f"; {SHORT_NOTE}" if points["short"].any() else ".")))
+    if points["noisy"].any():
+        print(wrap(NOISY_NOTE))
     if falls:
         print(f"\nSweep points missing, incomplete or failed ({len(falls)}):")
         print("\n".join(f"  {shortfall_line(fall)}" for fall in falls))
@@ -117,18 +132,19 @@ def make_report(inputs: Sequence[str], out_dir: Path) -> Path:
 
 
 def make_comparison(a: str, b: str, out_dir: Optional[Path]) -> None:
-    """Prints the points both A and B measured, B/A and significance; with `out_dir`, writes
-    compare.md and compare.csv (every point, also those only one side measured)."""
+    """Prints the points both A and B measured, B/A with its interval and verdict; with `out_dir`,
+    writes compare.md and compare.csv (every point, also those only one side measured)."""
     table, parameters = compare(load_runs([a]), load_runs([b]))
     both = matched(table)
     if both.empty:
         raise ReportError(f"{a} and {b} have no point (approach, op, ranks, transfer size) in common")
     cells = compare_cells(both, parameters)
-    print(f"A: {a}\nB: {b}\n")
+    shared = shared_parameters(both, parameters)
+    print(f"A: {a}\nB: {b}\n" + (f"At every point: {shared}\n" if shared else ""))
     print(text_table(cells.headers, cells.rows, cells.numeric))
-    only_a, only_b = table["b_mean"].isna().sum(), table["a_mean"].isna().sum()
+    only_a, only_b = table["b_median"].isna().sum(), table["a_median"].isna().sum()
     one_sided = f" Measured by one side only: {only_a} points in A, {only_b} in B." if only_a or only_b else ""
-    print("\n" + wrap(f"B/A: ratio of mean MiB/s; sig.: yes when {SIGNIFICANCE}.{one_sided}"))
+    print("\n" + wrap(f"{notes(both)}{one_sided}"))
     if out_dir is not None:
         for path in write_compare(table, parameters, (a, b), _output_dir(out_dir)):
             print(path)

@@ -7,19 +7,15 @@ import sys
 from pathlib import Path
 from typing import Iterable, Optional
 
-from jiobench import sweepfile
+from jiobench import stats, sweepfile
 
 from .sweeps import examine
 
-SCHEMA = "jiobench-run/2"
+SCHEMA = "jiobench-run/3"
 # Version 1 (before forks and warm-up) still loads: its phases are fork 0, none of them warm-up.
-READABLE_SCHEMAS = ("jiobench-run/1", SCHEMA)
+# Versions 1 and 2 (before the median's interval and ratios) get those from their phases.
+READABLE_SCHEMAS = ("jiobench-run/1", "jiobench-run/2", SCHEMA)
 SCHEMA_FAMILY = "jiobench-run/"
-
-RUN_KEYS = ("schema", "run_id", "parameters", "environment", "phases", "summary")
-PHASE_KEYS = ("approach", "op", "rep", "ranks", "bytes", "seconds", "bw_mib_s", "stonewalled", "verified")
-SUMMARY_KEYS = ("approach", "op", "ranks", "reps", "bw_mib_s", "stonewalled", "verified")
-STATISTICS = ("max", "min", "mean", "stddev")
 
 
 class ReportError(Exception):
@@ -62,6 +58,17 @@ def _one_of(*choices):
     return lambda value: None if value in choices else " or ".join(map(repr, choices))
 
 
+def _either(*checks):
+    def check(value):
+        problems = [one(value) for one in checks]
+        return None if None in problems else " or ".join(problems)
+    return check
+
+
+def _object(value):
+    return None if isinstance(value, dict) else "an object"
+
+
 def _list_of(check):
     def checked(value):
         if not isinstance(value, list):
@@ -83,6 +90,8 @@ RUN_KEYS = {"schema": _text, "run_id": _text, "parameters": None, "environment":
             "summary": None}
 PARAMETER_KEYS = {"approaches": _list_of(_text), "block_size": _number(1, True), "transfer_size": _number(1, True),
                   "segments": _number(1, True), "repetitions": _number(1, True), "type": _text}
+# From schema 3 on, `-i auto` leaves the count to the runner, which writes it in each summary row.
+AUTO_PARAMETER_KEYS = {**PARAMETER_KEYS, "repetitions": _either(_number(1, True), _one_of("auto"))}
 ENVIRONMENT_KEYS = {"ranks": _number(1, True), "hosts": _list_of(_text), "launcher": _text}
 PHASE_KEYS = {"approach": _text, "op": _one_of("write", "read"), "rep": WHOLE, "ranks": _number(1, True),
               "bytes": WHOLE, "seconds": SECONDS, "bw_mib_s": RATE, "stonewalled": _flag,
@@ -90,9 +99,12 @@ PHASE_KEYS = {"approach": _text, "op": _one_of("write", "read"), "rep": WHOLE, "
 LATER_PHASE_KEYS = {"fork": WHOLE, "warmup": _flag, "short": _flag, "first_done_s": SECONDS, "transfers": WHOLE}
 SUMMARY_KEYS = {"approach": _text, "op": _one_of("write", "read"), "ranks": _number(1, True),
                 "reps": _number(1, True), "bw_mib_s": None, "stonewalled": _flag, "verified": _optional(_flag)}
-LATER_SUMMARY_KEYS = {"forks": WHOLE, "short": _flag, "seconds_mean": SECONDS, "bytes_mean": RATE}
+LATER_SUMMARY_KEYS = {"forks": WHOLE, "short": _flag, "seconds_mean": SECONDS, "bytes_mean": RATE,
+                      "median_ci95": _interval, "noisy": _flag, "ratio": _optional(_object)}
 STATISTICS = {"max": RATE, "min": RATE, "mean": RATE, "stddev": RATE}
 LATER_STATISTICS = {"median": RATE, "ci95": _interval}
+RATIO_KEYS = {"to": _text, "value": RATE, "ci95": _interval,
+              "verdict": _one_of(stats.FASTER, stats.SLOWER, stats.SAME, stats.UNCLEAR)}
 
 
 def _check(where: str, mapping, required: dict, later: Optional[dict] = None) -> None:
@@ -111,8 +123,8 @@ def _check(where: str, mapping, required: dict, later: Optional[dict] = None) ->
 
 
 def _check_run(path: Path, run: dict) -> None:
-    _check(str(path), run, RUN_KEYS, {"incomplete": _optional(lambda v: None if isinstance(v, dict) else "an object")})
-    _check(f"{path}: parameters", run["parameters"], PARAMETER_KEYS)
+    _check(str(path), run, RUN_KEYS, {key: _optional(_object) for key in ("incomplete", "noise", "auto")})
+    _check(f"{path}: parameters", run["parameters"], AUTO_PARAMETER_KEYS if run["schema"] == SCHEMA else PARAMETER_KEYS)
     _check(f"{path}: environment", run["environment"], ENVIRONMENT_KEYS,
            {"ranks_per_host": lambda v: None if isinstance(v, dict) and not any(_number(1, True)(c) for c in v.values())
             else "an object of host: rank count"})
@@ -124,6 +136,8 @@ def _check_run(path: Path, run: dict) -> None:
             _check(f"{path}: {name}[{index}]", row, required, later)
             if name == "summary":
                 _check(f"{path}: {name}[{index}].bw_mib_s", row["bw_mib_s"], STATISTICS, LATER_STATISTICS)
+                if row.get("ratio") is not None:
+                    _check(f"{path}: {name}[{index}].ratio", row["ratio"], RATIO_KEYS)
 
 
 def load_run(path: Path) -> dict:
@@ -143,7 +157,7 @@ def load_run(path: Path) -> dict:
         raise _NotARunFile(f"{path}: not a run file: schema {schema!r}")
     if schema not in READABLE_SCHEMAS:
         raise ReportError(f"{path}: unknown run file schema {schema!r} (this version reads "
-                          f"{' and '.join(READABLE_SCHEMAS)})")
+                          f"{', '.join(READABLE_SCHEMAS)})")
     _check_run(path, run)
     run["path"] = str(path)
     return run

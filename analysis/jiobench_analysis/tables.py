@@ -8,9 +8,12 @@ from typing import NamedTuple, Optional, Sequence
 
 import pandas as pd
 
-from jiobench.reduce import SHORT_PHASE_S
+from jiobench import stats
+from jiobench.reduce import PROGRAMMED, SHORT_PHASE_S
+from jiobench.table import ratio_text
 
-from .units import format_rate, format_ratio, format_size, format_verified
+from .points import RATIO_COLUMNS, STAT_COLUMNS
+from .units import format_rate, format_rate_interval, format_size, format_verified
 
 STONEWALL_MARK = "†"
 STONEWALL_NOTE = (f"{STONEWALL_MARK} stonewalled: the phase stopped at its deadline; "
@@ -18,9 +21,17 @@ STONEWALL_NOTE = (f"{STONEWALL_MARK} stonewalled: the phase stopped at its deadl
 SHORT_MARK = "‡"
 SHORT_NOTE = (f"{SHORT_MARK} short: the slowest rank of some phases took under {SHORT_PHASE_S * 1000:.0f} ms, "
               "too short to time well; a larger block size (-b) or more segments (-s) make each phase longer.")
-STATISTICS_NOTE = ("Statistics over the measured repetitions of every fork (warm-up repetitions never count): "
-                   "mean, min, max, population stddev as IOR prints them, the median, and ± the half width "
-                   "of the 95% confidence interval of the mean (Student's t).")
+STATISTICS_NOTE = ("Statistics over the measured repetitions of every fork (warm-up repetitions never count). "
+                   "The figure is the median, with its 95% interval from order statistics (distribution-free; "
+                   f"none under {stats.MIN_REPS} repetitions); then the mean and ± the half width of its 95% "
+                   "confidence interval (Student's t), min, max and population stddev as IOR prints them.")
+# How a ratio's interval is read (jiobench.stats.verdict).
+VERDICT_RULE = (f"faster or slower when the interval excludes 1, same when it holds 1 and spans at most "
+                f"{stats.UNCLEAR_SPAN:g}x, unclear otherwise or with fewer than {stats.MIN_REPS} repetitions a side")
+NOISY = "noisy"
+NOISY_NOTE = (f"{NOISY}: the 95% interval of the median is wider than ±{stats.NOISY_SHARE:.0%} of it (or there "
+              f"are fewer than {stats.MIN_REPS} repetitions): run more repetitions (-i, or -i auto), longer "
+              "phases (-b), or on a quieter node.")
 
 
 def format_parameter(name: str, value) -> str:
@@ -44,7 +55,10 @@ def ratio_explanation(reference: Optional[str], parameters: Sequence[str]) -> st
         return "No ratio: the runs measured neither c-posix nor raw-bytes."
     same = ", ".join(["op", "ranks", *(p.replace("_", " ") for p in parameters)])
     fallback = "" if reference == "c-posix" else " (no c-posix in these runs)"
-    return f"Ratio: mean MiB/s over the mean of {reference}{fallback} at the same {same}."
+    programmed = " and ".join(sorted(PROGRAMMED))
+    return (f"Ratio: median MiB/s over the median of {reference}{fallback} at the same {same}, its 95% interval "
+            f"(BCa bootstrap) and verdict: {VERDICT_RULE}. {programmed.capitalize()}, which runs at a rate it is "
+            "told, has none.")
 
 
 class Cells(NamedTuple):
@@ -66,22 +80,39 @@ def marks(point) -> str:
 
 def _half_width(point) -> str:
     low, high = point["ci95_low"], point["ci95_high"]
-    if low is None or high is None or pd.isna(low) or pd.isna(high):
+    if pd.isna(low) or pd.isna(high):
         return "-"
     return "± " + format_rate((high - low) / 2)
+
+
+def median_interval_cell(point) -> str:
+    """The median's 95% interval, and `noisy` where it is too wide or missing."""
+    interval = format_rate_interval(point["median_ci95_low"], point["median_ci95_high"])
+    return f"{interval} {NOISY}" if point["noisy"] else interval
+
+
+def ratio_cell(row) -> str:
+    """`0.77x [0.41, 1.02] same` (as the runner words it) from a row's RATIO_COLUMNS; `-` where
+    the row has no ratio."""
+    if pd.isna(row["ratio"]):
+        return "-"
+    low, high = row["ratio_ci95_low"], row["ratio_ci95_high"]
+    return ratio_text({"value": row["ratio"], "ci95": None if pd.isna(low) else (low, high),
+                       "verdict": row["ratio_verdict"]})
 
 
 def bandwidth_cells(points: pd.DataFrame, parameters: Sequence[str], reference: Optional[str]) -> Cells:
     """Headers and text cells of the bandwidth table (MiB/s, as a reader wants them)."""
     headers = ["approach", "op", "ranks", *(p.replace("_", " ") for p in parameters), "reps",
-               "mean MiB/s", "95% CI", "median", "min", "max", "stddev", ratio_header(reference), "verified"]
+               "median MiB/s", "95% interval", ratio_header(reference), "mean", "95% CI of mean", "min", "max",
+               "stddev", "verified"]
     rows = []
     for _, point in points.iterrows():
         rows.append([point["approach"], point["op"], str(point["ranks"]),
                      *(format_parameter(p, point[p]) for p in parameters), str(point["reps"]),
-                     format_rate(point["mean"]) + marks(point), _half_width(point), format_rate(point["median"]),
-                     format_rate(point["min"]), format_rate(point["max"]), format_rate(point["stddev"]),
-                     format_ratio(point["ratio"]), format_verified(point["verified"])])
+                     format_rate(point["median"]) + marks(point), median_interval_cell(point), ratio_cell(point),
+                     format_rate(point["mean"]), _half_width(point), format_rate(point["min"]),
+                     format_rate(point["max"]), format_rate(point["stddev"]), format_verified(point["verified"])])
     return Cells(headers, rows, _numeric_columns(headers, ("approach", "op", "verified")))
 
 
@@ -112,9 +143,12 @@ def markdown(cells: Cells) -> str:
 def bandwidth_csv(points: pd.DataFrame, parameters: Sequence[str], reference: Optional[str]) -> pd.DataFrame:
     """The bandwidth table with exact numbers from the run files (MiB/s)."""
     table = points[["approach", "op", "ranks", *parameters, "reps", "forks"]].copy()
-    for stat in ("mean", "min", "max", "stddev", "median", "ci95_low", "ci95_high"):
+    for stat in STAT_COLUMNS:
         table[f"{stat}_mib_s"] = points[stat]
-    table[f"ratio_to_{reference}" if reference else "ratio"] = points["ratio"]
+    table["noisy"] = points["noisy"]
+    ratio = f"ratio_to_{reference}" if reference else "ratio"
+    for column in RATIO_COLUMNS:
+        table[column.replace("ratio", ratio, 1)] = points[column]
     for column in ("stonewalled", "short", "verified", "runs", "run_ids"):
         table[column] = points[column]
     return table
@@ -132,7 +166,8 @@ def write_tables(points: pd.DataFrame, phases: pd.DataFrame, parameters: Sequenc
                     + ratio_explanation(reference, parameters)
                     + (f" {STONEWALL_NOTE}" if points["stonewalled"].any() else "")
                     + (f" {SHORT_NOTE}" if points["short"].any() else "") + "\n\n"
-                    + markdown(bandwidth_cells(points, parameters, reference)), encoding="utf-8")
+                    + markdown(bandwidth_cells(points, parameters, reference))
+                    + (f"\n{NOISY_NOTE}\n" if points["noisy"].any() else ""), encoding="utf-8")
     written.append(path)
     path = out_dir / "phases.csv"
     phases.to_csv(path, index=False)

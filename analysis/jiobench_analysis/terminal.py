@@ -7,8 +7,8 @@ from typing import Optional, Sequence
 import pandas as pd
 
 from .points import OPS, value_order
-from .tables import format_parameter
-from .units import format_rate, format_ratio
+from .tables import NOISY, format_parameter, marks, ratio_cell
+from .units import format_rate
 
 WIDTH = 80
 
@@ -32,11 +32,10 @@ def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]], numeric: f
 
 
 def _note(point) -> str:
+    """What a reader must not miss beside the rate's marks (stonewalled, short)."""
     notes = []
-    if point["stonewalled"]:
-        notes.append("stonewalled")
-    if point["short"]:
-        notes.append("short")
+    if point["noisy"]:
+        notes.append(NOISY)
     if point["verified"] is False:
         notes.append("VERIFY FAILED")
     return ", ".join(notes)
@@ -46,9 +45,12 @@ SHORT_NAMES = {"transfer_size": "xfer", "buffer_size": "buffer", "block_size": "
 
 
 def summary_table(points: pd.DataFrame, parameters: Sequence[str], reference: Optional[str]) -> str:
-    """Approach, op, ranks, the varied parameters, mean MiB/s, ratio to the reference and notes;
-    writes then reads, approaches side by side at each process count."""
-    headers = ["approach", "op", "ranks", *(SHORT_NAMES.get(p, p) for p in parameters), "MiB/s",
+    """Approach, op, ranks (where the points hold more than one count: a ratio with its interval
+    needs the room), the varied parameters, median MiB/s (with the marks of the tables), the ratio
+    to the reference with its interval and verdict, and notes; writes then reads, approaches side
+    by side at each process count."""
+    ranks = ["ranks"] if points["ranks"].nunique() > 1 else []
+    headers = ["approach", "op", *ranks, *(SHORT_NAMES.get(p, p) for p in parameters), "MiB/s",
                f"/{reference}" if reference else "ratio", "note"]
     ordered = sorted(points.index, key=lambda i: (OPS.index(points.at[i, "op"]), points.at[i, "ranks"],
                                                   *(value_order(points.at[i, p]) for p in parameters)))
@@ -58,9 +60,9 @@ def summary_table(points: pd.DataFrame, parameters: Sequence[str], reference: Op
         if previous is not None and point["op"] != previous:
             rows.append([""] * len(headers))
         previous = point["op"]
-        rows.append([point["approach"], point["op"], str(point["ranks"]),
-                     *(format_parameter(p, point[p]) for p in parameters), format_rate(point["mean"]),
-                     format_ratio(point["ratio"]), _note(point)])
+        rows.append([point["approach"], point["op"], *([str(point["ranks"])] if ranks else []),
+                     *(format_parameter(p, point[p]) for p in parameters), format_rate(point["median"]) + marks(point),
+                     ratio_cell(point), _note(point)])
     return text_table(headers, rows, frozenset(range(2, len(headers) - 1)))
 
 

@@ -4,12 +4,18 @@ from __future__ import annotations
 import math
 from typing import Optional
 
+from jiobench.table import bound_number, ratio_number
+
 _SIZE_UNITS = [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)]
+
+
+def _missing(value: Optional[float]) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
 
 
 def format_size(size: Optional[float]) -> str:
     """`1048576` -> `1 MiB`, `1536` -> `1.5 KiB`, `100` -> `100 B`; None -> `-`."""
-    if size is None or (isinstance(size, float) and math.isnan(size)):
+    if _missing(size):
         return "-"
     for unit, scale in _SIZE_UNITS:
         if size >= scale:
@@ -19,7 +25,7 @@ def format_size(size: Optional[float]) -> str:
 
 def format_rate(mib_s: Optional[float]) -> str:
     """MiB/s with the precision a reader needs across five orders of magnitude."""
-    if mib_s is None or (isinstance(mib_s, float) and math.isnan(mib_s)):
+    if _missing(mib_s):
         return "-"
     if math.isinf(mib_s):
         return "inf"
@@ -33,12 +39,23 @@ def format_rate(mib_s: Optional[float]) -> str:
 
 
 def format_ratio(ratio: Optional[float]) -> str:
-    """A ratio of means: `0.98x`; tiny ratios keep three significant digits."""
-    if ratio is None or (isinstance(ratio, float) and math.isnan(ratio)):
+    """A ratio of medians: `0.98x`, as the runner prints it."""
+    return "-" if _missing(ratio) else f"{ratio_number(ratio)}x"
+
+
+def format_ratio_interval(low: Optional[float], high: Optional[float]) -> str:
+    """The 95% interval of a ratio: `[0.41, 1.02]`; `-` where there is none."""
+    if _missing(low) or _missing(high):
         return "-"
-    if ratio >= 0.1:
-        return f"{ratio:.2f}x"
-    return f"{ratio:.3g}x"
+    return f"[{bound_number(low)}, {bound_number(high)}]"
+
+
+def format_rate_interval(low: Optional[float], high: Optional[float]) -> str:
+    """The 95% interval of a median in MiB/s: `1,180–1,260` (a dash, as the numbers hold commas);
+    `-` where there is none."""
+    if _missing(low) or _missing(high):
+        return "-"
+    return f"{format_rate(low)}–{format_rate(high)}"
 
 
 def format_verified(verified: Optional[bool]) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
-from typing import Mapping, Optional, Sequence
+from typing import Mapping, Optional, Sequence, Union
 
 from jiobench.reduce import MIB, reduce_phase, summarize
 
@@ -16,23 +16,27 @@ _counter = iter(range(1, 1_000_000))
 def run_file(results: Path, rates_mib_s: Mapping[str, float], *, ranks: int = 2, reps: int = 3,
              transfer_size: int = MIB, buffer_size: int = 64 * 1024, block_size: int = 8 * MIB,
              spread: float = 0.02, stonewalled: tuple = (), verified: Optional[bool] = True,
-             seed: int = 1, warmup: int = 0, rep_factors: Optional[Sequence[float]] = None,
-             schema: str = "jiobench-run/2", **overrides) -> Path:
+             seed: int = 1, warmup: int = 0,
+             rep_factors: Union[Sequence[float], Mapping[str, Sequence[float]], None] = None,
+             schema: str = "jiobench-run/3", **overrides) -> Path:
     """Writes a run whose approaches move `block_size` per rank per phase at about the given
     aggregate rates (MiB/s, +- `spread` between repetitions); returns the file's path.
     Approaches named in `stonewalled` stop at their deadline after moving half the block.
     `warmup` repetitions come first, at a tenth of the rate; `rep_factors` scales each measured
-    repetition's rate. A `schema` of "jiobench-run/1" writes a file as runs before forks did."""
+    repetition's rate, of every approach or (a mapping) of those it names, the others keeping
+    `reps` repetitions at their rate. A `schema` of "jiobench-run/2" writes a file as runs before
+    the median's interval and ratios did, "jiobench-run/1" one as runs before forks did."""
     random_ = random.Random(seed)
     number = next(_counter)
     run_id = f"20240102-0304{number % 60:02d}-{number:06x}"
-    factors = list(rep_factors) if rep_factors else [1.0] * reps
-    reps = len(factors)
+    by_approach = rep_factors if isinstance(rep_factors, Mapping) else {}
+    factors = list(rep_factors) if rep_factors and not by_approach else [1.0] * reps
     records = []
     for approach, rate in rates_mib_s.items():
+        mine = list(by_approach.get(approach, factors))
         for op in ("write", "read"):
-            for rep in range(warmup + reps):
-                factor = 0.1 if rep < warmup else factors[rep - warmup]
+            for rep in range(warmup + len(mine)):
+                factor = 0.1 if rep < warmup else mine[rep - warmup]
                 for rank in range(ranks):
                     moved = block_size // 2 if approach in stonewalled else block_size
                     elapsed = moved * ranks / MIB / (rate * factor) * (1 + random_.uniform(-spread, spread))
@@ -50,6 +54,10 @@ def run_file(results: Path, rates_mib_s: Mapping[str, float], *, ranks: int = 2,
             keys.append((record["approach"], record["op"], record["rep"]))
     phases = [reduce_phase([r for r in records if (r["approach"], r["op"], r["rep"]) == key]) for key in keys]
     summary = summarize(phases)
+    if schema in ("jiobench-run/1", "jiobench-run/2"):
+        for row in summary:
+            for key in ("median_ci95", "noisy", "ratio"):
+                row.pop(key, None)
     if schema == "jiobench-run/1":
         for row in records + phases:
             for key in ("fork", "warmup", "short"):
@@ -62,7 +70,7 @@ def run_file(results: Path, rates_mib_s: Mapping[str, float], *, ranks: int = 2,
     parameters = {
         "approaches": list(rates_mib_s), "block_size": block_size, "transfer_size": transfer_size,
         "segments": 1, "file_per_process": False, "file": "/scratch/jiobench.dat", "write": True,
-        "read": True, "repetitions": reps, "fsync": False, "deadline_s": 5.0 if stonewalled else None,
+        "read": True, "repetitions": len(factors), "fsync": False, "deadline_s": 5.0 if stonewalled else None,
         "reorder": False, "type": "int", "buffer_size": buffer_size, "order": "sequential", "warmup": warmup,
         "forks": 1,
         "verify": verified is not None, "seed": 42, "keep": False, "overwrite": True,

@@ -13,6 +13,7 @@ import io
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Sequence
 
 import pytest
 
@@ -29,19 +30,37 @@ class RealRuns:
     sweep: Path  # calibrate: 1 and 2 ranks at 1 MiB transfers, 2 ranks at 256 KiB; RATE per rank
     faster: Path  # calibrate: 2 ranks at 1 MiB, FASTER per rank: phases as long as the sweep's
     mixed: Path  # calibrate, raw-bytes and data-stream with --verify and a deadline data-stream hits
+    versus_c: Path  # calibrate, c-posix and data-stream, 6 repetitions, a deadline data-stream hits
     files: dict[str, Path] = field(default_factory=dict)  # "ranks/transfer/rate" -> run file
 
 
+def jiobench_runs(*runs: tuple[Path, int, Sequence[str]]) -> list[Path]:
+    """Real runs (results directory, ranks, options) started together, each on a file of its own;
+    returns the run files the commands name on their last lines."""
+    started = []
+    for results, ranks, options in runs:
+        command = [str(JIOBENCH), "run", "-n", str(ranks), "--", *options,
+                   "-o", str(results.parent / f"{results.name}.dat"), "--results", str(results)]
+        started.append((results, command, subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                                           text=True)))
+    paths = []
+    for results, command, process in started:
+        try:
+            stdout, stderr = process.communicate(timeout=300)
+        except subprocess.TimeoutExpired:
+            process.terminate()  # as a user would stop it: its launcher stops its ranks
+            stdout, stderr = process.communicate()
+        if process.returncode != 0:
+            pytest.fail(f"{' '.join(command)} exited {process.returncode}:\n{stdout}\n{stderr}")
+        path = Path(stdout.strip().splitlines()[-1])
+        assert path.is_file() and path.parent == results, stdout
+        paths.append(path)
+    return paths
+
+
 def jiobench_run(results: Path, ranks: int, *options: str) -> Path:
-    """One real run; returns the run file the command names on its last line."""
-    command = [str(JIOBENCH), "run", "-n", str(ranks), "--", *options,
-               "-o", str(results.parent / "jiobench.dat"), "--results", str(results)]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
-    if done.returncode != 0:
-        pytest.fail(f"{' '.join(command)} exited {done.returncode}:\n{done.stdout}\n{done.stderr}")
-    path = Path(done.stdout.strip().splitlines()[-1])
-    assert path.is_file() and path.parent == results, done.stdout
-    return path
+    """One real run; returns its run file."""
+    return jiobench_runs((results, ranks, options))[0]
 
 
 @dataclass

@@ -9,7 +9,8 @@ import pytest
 
 from .handmade_runs import run_file
 from .real_runs import run_report
-from jiobench.reduce import summarize
+from jiobench import stats
+from jiobench.reduce import measured_rates, summarize
 from jiobench_analysis.points import bandwidth_points, varied_parameters
 from jiobench_analysis.runs import load_runs
 
@@ -26,22 +27,31 @@ def test_runs_at_the_same_point_pool_their_phases_through_the_one_reduction(tmp_
     for _, point in points.iterrows():
         (expected,) = summarize([p for p in phases if p["op"] == point["op"]])
         assert point["reps"] == 6 and point["runs"] == 2
-        for stat in ("mean", "min", "max", "stddev"):
+        for stat in ("median", "mean", "min", "max", "stddev"):
             assert point[stat] == expected["bw_mib_s"][stat]
+        assert [point["median_ci95_low"], point["median_ci95_high"]] == expected["median_ci95"]
+        assert point["noisy"] == expected["noisy"]
 
 
 def test_ratios_are_to_c_posix_at_the_same_op_and_ranks(tmp_path):
-    for ranks in (1, 4):
-        run_file(tmp_path / "runs", RATES, ranks=ranks, seed=ranks)
+    paths = [run_file(tmp_path / "runs", RATES, ranks=ranks, seed=ranks, reps=6) for ranks in (1, 4)]
     done = run_report([str(tmp_path / "runs"), "-o", str(tmp_path / "out")])
     assert done.code == 0, done.stderr
     table = pd.read_csv(tmp_path / "out" / "bandwidth.csv")
+    rates = {key: values for path in paths for key, values in measured_rates(json.loads(path.read_text())["phases"]).items()}
     for (op, ranks), rows in table.groupby(["op", "ranks"]):
-        reference = rows.loc[rows["approach"] == "c-posix", "mean_mib_s"].iloc[0]
+        reference = rows.loc[rows["approach"] == "c-posix", "median_mib_s"].iloc[0]
         for _, row in rows.iterrows():
-            assert row["ratio_to_c-posix"] == row["mean_mib_s"] / reference
-    slow = table[table["approach"] == "data-stream"]["ratio_to_c-posix"]
-    assert ((slow > 1e-7) & (slow < 1e-5)).all()
+            if row["approach"] == "c-posix":  # no ratio to itself
+                assert pd.isna(row["ratio_to_c-posix"]) and pd.isna(row["ratio_to_c-posix_verdict"])
+                continue
+            expected = stats.ratio(rates[(row["approach"], op, ranks)], rates[("c-posix", op, ranks)])
+            assert row["ratio_to_c-posix"] == row["median_mib_s"] / reference == expected.value
+            assert (row["ratio_to_c-posix_ci95_low"], row["ratio_to_c-posix_ci95_high"]) == expected.ci95
+            assert row["ratio_to_c-posix_verdict"] == expected.verdict
+    slow = table[table["approach"] == "data-stream"]
+    assert ((slow["ratio_to_c-posix"] > 1e-7) & (slow["ratio_to_c-posix"] < 1e-5)).all()
+    assert (slow["ratio_to_c-posix_verdict"] == "slower").all()
     assert "| ratio to c-posix |" in (tmp_path / "out" / "bandwidth.md").read_text()
     assert "/c-posix" in done.stdout.splitlines()[0]
 
@@ -87,9 +97,10 @@ def test_a_buffer_size_sweep_gets_its_own_figure(tmp_path):
 def test_the_reference_is_c_posix_else_raw_bytes(tmp_path, approaches, reference):
     run_file(tmp_path, {a: RATES[a] for a in approaches})
     points = bandwidth_points(load_runs([str(tmp_path)]), [])
-    ratios = points.set_index(["approach", "op"])["ratio"]
     if reference:
-        assert ratios.loc[(reference, "write")] == 1.0
+        itself = points["approach"] == reference
+        assert points.loc[itself, "ratio"].isna().all()  # none to itself
+        assert points.loc[~itself, "ratio"].notna().all()
         assert points["approach"].iloc[0] == reference  # listed first
     else:
-        assert ratios.isna().all()
+        assert points["ratio"].isna().all()

@@ -139,6 +139,46 @@ def case_interval_of_one_number(tmp_path):
         "summary[0].bw_mib_s.ci95 is [1.0], expected null or [low, high]"
 
 
+def case_median_interval_of_one_number(tmp_path):
+    return _broken(tmp_path, "median", lambda run: run["summary"][0].update(median_ci95=[1.0])), \
+        "summary[0].median_ci95 is [1.0], expected null or [low, high]"
+
+
+def case_noisy_as_text(tmp_path):
+    return _broken(tmp_path, "noisy", lambda run: run["summary"][0].update(noisy="no")), \
+        'summary[0].noisy is "no", expected true or false'
+
+
+def case_ratio_as_a_number(tmp_path):
+    return _broken(tmp_path, "ratio", lambda run: run["summary"][0].update(ratio=0.5)), \
+        "summary[0].ratio is 0.5, expected an object"
+
+
+def case_ratio_without_a_verdict(tmp_path):
+    return _broken(tmp_path, "verdict", lambda run: run["summary"][0].update(
+        ratio={"to": "c-posix", "value": 0.5, "ci95": None})), "summary[0].ratio lacks verdict"
+
+
+def case_unknown_verdict(tmp_path):
+    return _broken(tmp_path, "maybe", lambda run: run["summary"][0].update(
+        ratio={"to": "c-posix", "value": 0.5, "ci95": [0.4, 0.6], "verdict": "maybe"})), \
+        "summary[0].ratio.verdict is \"maybe\", expected 'faster' or 'slower' or 'same' or 'unclear'"
+
+
+def case_noise_as_a_list(tmp_path):
+    return _broken(tmp_path, "noise", lambda run: run.update(noise=[1.2])), "noise is [1.2], expected an object"
+
+
+def case_auto_repetitions_before_schema_3(tmp_path):
+    return _broken(tmp_path, "auto", lambda run: run.update(schema="jiobench-run/2") or run["parameters"].update(
+        repetitions="auto")), 'parameters.repetitions is "auto", expected a whole number of at least 1'
+
+
+def case_repetitions_as_other_text(tmp_path):
+    return _broken(tmp_path, "many", lambda run: run["parameters"].update(repetitions="many")), \
+        'parameters.repetitions is "many", expected a whole number of at least 1 or \'auto\''
+
+
 def case_parameters_as_a_list(tmp_path):
     return _broken(tmp_path, "params", lambda run: run.update(parameters=[1, 2])), \
         "parameters is not an object"
@@ -222,15 +262,31 @@ def test_the_command_line_gives_the_same_line(tmp_path):
     assert done.stderr.strip() == f"{PREFIX}{tmp_path / 'missing.json'}: no such file or directory"
 
 
-def test_help_documents_both_forms_and_the_significance_rule():
+def test_help_documents_both_forms_the_median_and_the_verdict_rule():
     done = run_report(["--help"])
     assert done.code == 0
     assert "jiobench report RESULTS... [-o DIR]" in done.stdout
     assert "jiobench report --compare A B [-o DIR]" in done.stdout
     words = " ".join(done.stdout.split())
-    assert "significant when the 95% confidence intervals of the means of A and B do not overlap" in words
+    assert "the median MiB/s of its measured repetitions, with its 95% interval from order statistics" in words
+    assert "95% interval from the bootstrap (BCa)" in words
+    assert ("faster or slower when the interval excludes 1, same when it holds 1 and spans at most 2x, unclear "
+            "otherwise or with fewer than 6 repetitions a side") in words
+    assert "noisy: the 95% interval of the median is wider than ±10% of it" in words
+    assert "B/A, the ratio of the median MiB/s, with its 95% interval and a verdict" in words
     assert "c-posix" in words
     assert max(len(line) for line in done.stdout.splitlines()) <= 80
+
+
+def test_repetitions_chosen_by_the_runner_load_from_schema_3(tmp_path):
+    path = run_file(tmp_path / "runs", {"raw-bytes": 100.0}, reps=6, repetitions="auto", ci_target=0.05,
+                    time_budget_s=600.0, max_reps=30)
+    run = json.loads(path.read_text())
+    run["auto"] = {"ci_target": 0.05, "time_budget_s": 600.0, "max_reps": 30, "min_reps": 6, "stopped": {}}
+    path.write_text(json.dumps(run))
+    done = run_report([str(path), "-o", str(tmp_path / "out")])
+    assert done.code == 0, done.stderr
+    assert '<th class="name">repetitions</th><td>auto</td>' in (tmp_path / "out" / "report.html").read_text()
 
 
 def test_a_directory_skips_json_files_that_are_not_run_files(tmp_path):

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import sys
 import tempfile
+import time
+from collections import Counter
 from typing import Mapping, Optional, Sequence, TextIO
 
-from . import reduce, runfile, table
+from . import reduce, repetitions, runfile, table
 
 
 def failure(message: str, rank: Optional[int] = None, phase: Optional[str] = None, when: str = "during") -> dict:
@@ -44,13 +46,42 @@ class Collector:
         self.phases: list[dict] = []
         # Why the run file is not where it was asked for, when it is not.
         self.misplaced: Optional[str] = None
+        self.rule = repetitions.Rule.of(context["parameters"])
+        self.stopped: dict[str, dict] = {}  # -i auto: why each approach ran no more repetitions
+        # -i auto's budget: the wall time each approach's phases cost, each from the end of the one before.
+        self.spent: Counter = Counter()
+        self.last_phase_end: Optional[float] = None
+
+    def another_repetition(self, fork: int, approaches: Sequence[str]) -> list[str]:
+        """-i auto: which of the approaches a JVM still runs go on, from the phases so far."""
+        going = []
+        for approach in approaches:
+            reason = repetitions.why_stop(self.rule, self.phases, approach, fork, self.spent[approach])
+            if reason is None:
+                going.append(approach)
+            elif reason != repetitions.FORK_PART:
+                self.stopped[approach] = repetitions.stopped(self.phases, approach, reason, self.spent[approach])
+        return going
+
+    def forks_to_add(self) -> list[str]:
+        """-i auto with forks: one more fork ("FORK:APPROACH-INDEX") of each approach that its forks
+        so far left short of a reason to stop."""
+        if self.rule is None or self.rule.forks < 2 or not self.phases:
+            return []
+        fork = 1 + max(phase["fork"] for phase in self.phases)
+        return [f"{fork}:{index}" for index, approach in enumerate(self.context["parameters"]["approaches"])
+                if approach not in self.stopped]
 
     def start(self) -> None:
         print(table.run_header(self.context), file=self.out, flush=True)
+        self.last_phase_end = time.monotonic()
 
     def phase(self, records: Sequence[Mapping]) -> dict:
         """One phase's records from every rank: reduced, printed, kept."""
         phase = reduce.reduce_phase(records)
+        now = time.monotonic()
+        self.spent[phase["approach"]] += now - (self.last_phase_end or now)
+        self.last_phase_end = now
         self.records.extend(dict(record) for record in records)
         self.phases.append(phase)
         print(table.progress_line(phase), file=self.out, flush=True)
@@ -61,7 +92,7 @@ class Collector:
         summary and the run file's path, the last line of a run's output."""
         if incomplete is not None:
             print(ending_line(incomplete, len(self.phases)), file=sys.stderr, flush=True)
-        run = runfile.build(self.context, self.records, incomplete)
+        run = runfile.build(self.context, self.records, incomplete, self.stopped)
         # Written before anything is printed: the output may be gone (a killed mpirun took it).
         results = self.context["parameters"]["results"]
         try:
@@ -73,7 +104,7 @@ class Collector:
             print(f"jiobench: error: {self.misplaced}", file=sys.stderr, flush=True)
         print(file=self.out)
         print(table.summary_table(run["summary"]), file=self.out)
-        notes = table.summary_notes(run["summary"])
+        notes = table.summary_notes(run["summary"], run["auto"], run["noise"])
         if notes:
             print(notes, file=self.out)
         print(path, file=self.out, flush=True)

@@ -27,8 +27,9 @@ from typing import Optional
 
 from mpi4py import MPI
 
-from . import collect, runfile
-from .launching import available_memory, empty, files_to_empty, fork_tasks, run_environment, slurm_environment
+from . import collect, repetitions, runfile
+from .launching import (available_memory, empty, files_to_empty, fork_tasks, load_average, run_environment,
+                        slurm_environment)
 from .mpi import EXIT_CODE_MARKER, RANK_OVERHEAD_BYTES
 
 # Polling keeps a waiting launcher off the CPU its JVM (or another rank's) is measuring with;
@@ -156,6 +157,11 @@ def describe_hosts(comm) -> tuple[list[str], dict[str, int], int]:
     return hosts, dict(Counter(hosts)), hosts.count(hosts[0])
 
 
+def loads_by_host(comm) -> dict[str, Optional[list[float]]]:
+    """Every host's load average (launching.load_average), as its ranks see it now."""
+    return dict(comm.allgather((MPI.Get_processor_name(), load_average())))
+
+
 def start_status(jvm: RankJvm, first: Optional[dict]) -> tuple[int, str, Optional[dict]]:
     """(exit code, message, ready message): how this rank's JVM came up."""
     if first is None:
@@ -223,6 +229,7 @@ class Rank:
         self.keep = False
         self.ending: Optional[dict] = None  # what ended the run early, as the run file says
         self.problems: list[str] = []  # rank 0: what the JVMs said went wrong
+        self.load_average: dict = {}  # "start" and "end": each host's
         # Re-entrant: the signal handler runs on the main thread, perhaps while it holds the lock.
         self.lock = threading.RLock()
         self.parent = os.getppid()
@@ -381,6 +388,12 @@ class Rank:
                 results = self.round(self.status(), message["bytes"])
                 if self.answered(jvm, results, lambda r: max(payload for _, payload in r)) is None:
                     return None
+            elif kind == "repeat":
+                going = self.collector.another_repetition(message["fork"], message["approaches"]) \
+                    if self.collector is not None else None
+                # Rank 0 alone decides, from the phases it collected: every rank answers its JVM alike.
+                if self.answered(jvm, self.round(self.status(), going), lambda results: ",".join(results[0][1])) is None:
+                    return None
             elif kind == "record":
                 record = dict(message["record"], host=MPI.Get_processor_name())
                 results = self.round(self.status(), record)
@@ -419,6 +432,7 @@ class Rank:
 
     def run(self) -> int:
         hosts, per_host, self.options.first_node_ranks = describe_hosts(self.comm)
+        self.load_average = {"start": loads_by_host(self.comm)}
         self.watch()
         jvm, ready, starts = self.start_fork("first")
         self.created = ready["created"] if ready else []
@@ -460,6 +474,9 @@ class Rank:
                 break
             code = max(code, fork_code)
             task = next(tasks, None)
+            if task is None and repetitions.Rule.of(parameters):
+                tasks = iter(self.forks_to_add())
+                task = next(tasks, None)
             if task is None:
                 break
             fork, index = task.split(":")
@@ -474,6 +491,7 @@ class Rank:
                     jvm.end()
                 break
         quiet_barrier(self.comm)
+        self.load_average["end"] = loads_by_host(self.comm)
         self.remove_created()
         if self.rank == 0:
             self.write_results(self.ending)
@@ -482,6 +500,12 @@ class Rank:
             if self.collector.misplaced:
                 code = max(code, 1)
         return self.exit_code(code)
+
+    def forks_to_add(self) -> list[str]:
+        """-i auto: the forks rank 0 adds (Collector.forks_to_add), the same for every rank; none
+        when the run ends here."""
+        results = self.round(self.status(), self.collector.forks_to_add() if self.collector is not None else None)
+        return [] if self.ending is not None else results[0][1]
 
     def exit_code(self, code: int) -> int:
         """The run's code, or 128 + the signal that stopped it (SIGUSR1 is how `jiobench run`
@@ -509,6 +533,7 @@ class Rank:
             "run_id": self.options.run_id,
             "slurm": slurm_environment(),
             "warnings": warnings,
+            "load_average": self.load_average,
         }
 
     def remove_created(self) -> None:

@@ -73,6 +73,15 @@ def available_memory() -> Optional[int]:
     return None
 
 
+def load_average() -> Optional[list[float]]:
+    """This node's load average over 1, 5 and 15 minutes: a run file that holds it for its start
+    and its end tells a busy machine from a noisy approach."""
+    try:
+        return [round(load, 2) for load in os.getloadavg()]
+    except OSError:
+        return None
+
+
 def slurm_environment() -> Optional[dict]:
     """The Slurm job and step this run belongs to, as Slurm tells its tasks."""
     if "SLURM_JOB_ID" not in os.environ:

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Iterator, Optional
 
 from . import collect, runfile
-from .launching import empty, files_to_empty, fork_tasks, run_environment, slurm_environment
+from .launching import empty, files_to_empty, fork_tasks, load_average, run_environment, slurm_environment
 
 LAUNCHERS = {"mpj-multicore": "multicore", "mpj-niodev": "niodev"}
 # MPJ_HOME names another installation, such as MPJ Express's own release; Debian's by default.
@@ -458,6 +458,8 @@ class MpjRun:
             "run_id": self.options.run_id,
             "slurm": slurm_environment(),
             "warnings": warnings,
+            # This side runs on the launching node only: the other nodes' loads are out of its sight.
+            "load_average": {"start": {socket.gethostname(): load_average()}},
         }
 
     def execute(self) -> int:
@@ -487,6 +489,7 @@ class MpjRun:
         finally:
             self.current.end()  # before the files go: a rank writing on would make one again
             self.remove(ready)
+        collector.context["load_average"]["end"] = {socket.gethostname(): load_average()}
         collector.finish(incomplete)
         for text in problems:
             print(f"jiobench: error: {text}", file=sys.stderr)

@@ -10,7 +10,15 @@ import math
 import statistics
 from typing import Iterable, Mapping, Optional, Sequence
 
+from . import stats
+
 MIB = 1024 * 1024
+
+# What every other approach is compared with: C's plain pread/pwrite where it was measured, else
+# the paper's raw byte arrays.
+REFERENCES = ("c-posix", "raw-bytes")
+# Approaches that move no data at a rate they are told: a ratio of theirs to C means nothing.
+PROGRAMMED = frozenset({"calibrate"})
 
 # A phase whose slowest rank took less than this is too short to time well: a few scheduler
 # ticks or one page fault are a large share of it.
@@ -117,14 +125,43 @@ def confidence_interval(values: Sequence[float]) -> Optional[list[float]]:
     return [mean - half, mean + half]
 
 
-def summarize(phases: Iterable[Mapping]) -> list[dict]:
+def reference_approach(approaches: Iterable[str]) -> Optional[str]:
+    """`c-posix` when measured, else `raw-bytes`, else none."""
+    approaches = set(approaches)
+    return next((r for r in REFERENCES if r in approaches), None)
+
+
+def measured_rates(phases: Iterable[Mapping]) -> dict[tuple, list[float]]:
+    """(approach, op, ranks) → the aggregate MiB/s of its measured phases, in order."""
+    rates: dict[tuple, list[float]] = {}
+    for phase in phases:
+        if not phase.get("warmup", False):
+            rates.setdefault((phase["approach"], phase["op"], phase["ranks"]), []).append(phase["bw_mib_s"])
+    return rates
+
+
+def ratio_to(approach: str, reference: Optional[str], rates: Sequence[float],
+             reference_rates: Optional[Sequence[float]]) -> Optional[dict]:
+    """A row's `ratio` (stats.ratio: medians, bootstrap interval, verdict) to the reference, or
+    None: for the reference itself, for a programmed approach, where the reference was not measured."""
+    if reference is None or approach in (reference, *PROGRAMMED) or not reference_rates:
+        return None
+    found = stats.ratio(rates, reference_rates)
+    return found.as_json(reference) if found else None
+
+
+def summarize(phases: Iterable[Mapping], noise_share: float = stats.NOISY_SHARE) -> list[dict]:
     """Statistics over the measured repetitions of every fork, one row per (approach, op, ranks),
     in order of appearance.
 
-    Warm-up phases never enter a statistic. Max, min, mean and the population standard deviation
-    of the aggregate bandwidth, as IOR prints them, then the median and the 95% confidence
-    interval of the mean; a row is stonewalled (or short) if any of its measured phases was.
+    Warm-up phases never enter a statistic. The figure is the median, with its 95% interval
+    (`median_ci95`, jiobench.stats) and `noisy` where that interval is wider than ±noise_share of
+    it; max, min, mean, the population standard deviation and the 95% confidence interval of the
+    mean stay as IOR prints them. Each row but the reference's has its `ratio` to the reference
+    (c-posix, else raw-bytes) at the same op and ranks. A row is stonewalled (or short) if any of
+    its measured phases was.
     """
+    phases = list(phases)
     groups: dict[tuple, list[Mapping]] = {}
     for phase in phases:
         group = groups.setdefault((phase["approach"], phase["op"], phase["ranks"]), [])
@@ -135,6 +172,8 @@ def summarize(phases: Iterable[Mapping]) -> list[dict]:
         if not members:
             continue
         rates = [p["bw_mib_s"] for p in members]
+        median = statistics.median(rates)
+        interval = stats.median_interval(rates)
         rows.append({
             "approach": approach,
             "op": op,
@@ -146,9 +185,11 @@ def summarize(phases: Iterable[Mapping]) -> list[dict]:
                 "min": min(rates),
                 "mean": sum(rates) / len(rates),
                 "stddev": _population_stddev(rates),
-                "median": statistics.median(rates),
+                "median": median,
                 "ci95": confidence_interval(rates),
             },
+            "median_ci95": list(interval) if interval else None,
+            "noisy": stats.is_noisy(median, interval, noise_share),
             "seconds_mean": sum(p["seconds"] for p in members) / len(members),
             "bytes_mean": sum(p["bytes"] for p in members) / len(members),
             "stonewalled": any(p["stonewalled"] for p in members),
@@ -160,4 +201,11 @@ def summarize(phases: Iterable[Mapping]) -> list[dict]:
             "array_copy_crawls": _count_true(None if p.get("array_copy_crawls") is None else p["array_copy_crawls"] > 0
                                              for p in members),
         })
+    rates_by_row = measured_rates(phases)
+    reference = reference_approach(row["approach"] for row in rows)
+    for row in rows:
+        found = ratio_to(row["approach"], reference, rates_by_row[(row["approach"], row["op"], row["ranks"])],
+                         rates_by_row.get((reference, row["op"], row["ranks"])))
+        if found:
+            row["ratio"] = found
     return rows

@@ -5,13 +5,15 @@ import csv
 import datetime
 import errno
 import json
+import math
 import os
 import secrets
 from typing import Optional
 
-from . import reduce
+from . import reduce, repetitions, stats
 
-SCHEMA = "jiobench-run/2"
+SCHEMA = "jiobench-run/3"
+MIB = 1 << 20
 PER_RANK_COLUMNS = ["approach", "op", "fork", "rep", "warmup", "rank", "host", "bytes", "transfers", "open_s",
                     "transfer_s", "close_s", "elapsed_s", "bookkeeping_s", "stonewalled", "stonewall_bytes", "stonewall_s",
                     "verified", "error", "array_page_offset", "array_copy_crawls"]
@@ -34,10 +36,39 @@ def phases_of(per_rank: list[dict]) -> list[dict]:
     return [reduce.reduce_phase(records) for records in by_phase.values()]
 
 
-def build(context: dict, per_rank: list[dict], incomplete: Optional[dict] = None) -> dict:
-    """The run file's content; `incomplete` says what ended a run before all its phases ran."""
+def calibrate_jitter(parameters: dict, ranks: int, summary: list[dict]) -> Optional[dict]:
+    """How far the run's own calibrate phases, which wait a programmed time, strayed from their
+    programmed rate: the machine's noise, beside which an approach's own can be read."""
+    rows = [row for row in summary if row["approach"] == "calibrate"]
+    if not rows:
+        return None
+    programmed = parameters["calibrate_rate"] * ranks / MIB
+    widest = max(stats.half_width_share(row["bw_mib_s"]["median"], row["median_ci95"]) for row in rows)
+    return {"programmed_mib_s": programmed,
+            "median_mib_s": {row["op"]: row["bw_mib_s"]["median"] for row in rows},
+            # Half the median's interval over the median, at its widest: null with too few repetitions.
+            "widest_share": widest if math.isfinite(widest) else None,
+            # How far below the programmed rate its slowest phase fell.
+            "slowest_share": max(1 - row["bw_mib_s"]["min"] / programmed for row in rows)}
+
+
+def auto_block(parameters: dict, stopped: dict) -> Optional[dict]:
+    """-i auto's settings and why each approach stopped adding repetitions (docs/run-file.md)."""
+    if repetitions.Rule.of(parameters) is None:
+        return None
+    return {"ci_target": parameters["ci_target"], "time_budget_s": parameters["time_budget_s"],
+            "max_reps": parameters["max_reps"], "min_reps": stats.MIN_REPS, "stopped": stopped}
+
+
+def build(context: dict, per_rank: list[dict], incomplete: Optional[dict] = None,
+          stopped: Optional[dict] = None) -> dict:
+    """The run file's content; `incomplete` says what ended a run before all its phases ran,
+    `stopped` why each approach of a run with -i auto ran no more repetitions."""
     jvm_side = context["environment"]
+    parameters = context["parameters"]
     phases = phases_of(per_rank)
+    rule = repetitions.Rule.of(parameters)
+    summary = reduce.summarize(phases, rule.noise_share() if rule else stats.NOISY_SHARE)
     return {
         "schema": SCHEMA,
         "run_id": context.get("run_id") or new_run_id(),
@@ -59,8 +90,10 @@ def build(context: dict, per_rank: list[dict], incomplete: Optional[dict] = None
             "filesystem": jvm_side["filesystem"],
             "slurm": context.get("slurm"),
         },
+        "noise": {"load_average": context.get("load_average"), "calibrate": calibrate_jitter(parameters, context["ranks"], summary)},
+        "auto": auto_block(parameters, stopped or {}),
         "phases": phases,
-        "summary": reduce.summarize(phases),
+        "summary": summary,
         "per_rank": [{column: record.get(column) for column in PER_RANK_COLUMNS} for record in per_rank],
     }
 

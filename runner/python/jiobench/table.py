@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Mapping, Optional, Sequence
 
+from . import repetitions, stats
 from .reduce import SHORT_PHASE_S
 
 # A share of a figure's time worth a sentence under the summary.
@@ -38,6 +39,8 @@ def _marks(row: Mapping) -> str:
     marks = []
     if row.get("warmup"):
         marks.append("warm-up")
+    if row.get("noisy"):
+        marks.append("noisy")
     if row["stonewalled"]:
         marks.append("stonewalled")
     if row.get("short"):
@@ -61,7 +64,12 @@ def repetitions_text(p: Mapping) -> str:
     forks = p.get("forks", 0)
     jvms = (f"{forks} fork(s), a fresh JVM per approach" if forks
             else "one JVM for all approaches (--forks 0)")
-    return f"{jvms}; {p.get('warmup', 0)} warm-up + {p['repetitions']} measured rep(s) each"
+    if p["repetitions"] == "auto":
+        measured = (f"measured reps until each median's 95% interval is within ±{100 * p['ci_target']:g}% "
+                    f"(at least {stats.MIN_REPS}, at most {p['max_reps']}; time budget {p['time_budget_s']:g} s)")
+    else:
+        measured = f"{p['repetitions']} measured rep(s) each"
+    return f"{jvms}; {p.get('warmup', 0)} warm-up + {measured}"
 
 
 def run_header(context: Mapping) -> str:
@@ -93,28 +101,75 @@ def progress_line(phase: Mapping) -> str:
             f" {phase['seconds']:>9.3f} s  {_marks(phase)}").rstrip()
 
 
-SUMMARY_HEADER = (f"{'approach':<22} {'op':<5} {'ranks':>5} {'Max(MiB/s)':>11} {'Min(MiB/s)':>11} "
-                  f"{'Mean(MiB/s)':>11} {'Median':>11} {'StdDev':>9} {'CI95(+/-)':>10} {'Mean(s)':>8}  notes")
+SUMMARY_HEADER = (f"{'approach':<22} {'op':<5} {'ranks':>5} {'reps':>4} {'Median(MiB/s)':>13} {'95% CI of median':>23}  "
+                  f"{'ratio, 95% CI, verdict':<32} {'Mean(MiB/s)':>11} {'StdDev':>9} {'Mean(s)':>8}  notes")
 
 
-def _ci_half_width(bw: Mapping) -> str:
-    interval: Optional[Sequence[float]] = bw.get("ci95")
-    return f"{(interval[1] - interval[0]) / 2:>10.2f}" if interval else f"{'-':>10}"
+def interval_text(interval: Optional[Sequence[float]]) -> str:
+    return f"[{interval[0]:.2f}, {interval[1]:.2f}]" if interval else "-"
+
+
+def ratio_number(value: float) -> str:
+    """Two decimals, or three significant digits for the tiny ratios of per-element approaches."""
+    return f"{value:.2f}" if value >= 0.1 else f"{value:.3g}"
+
+
+def bound_number(value: float) -> str:
+    return f"{value:.3f}" if value >= 0.1 else f"{value:.3g}"
+
+
+def ratio_text(ratio: Optional[Mapping]) -> str:
+    """`0.77x [0.41, 1.02] same`: a row's ratio as the run file holds it."""
+    if not ratio:
+        return "-"
+    # The bounds with a digit more than the value: an interval that ends just short of 1, printed
+    # to two decimals, would read 1.00 beside `slower`.
+    interval = (f" [{bound_number(ratio['ci95'][0])}, {bound_number(ratio['ci95'][1])}]" if ratio["ci95"]
+                else f" (n<{stats.MIN_REPS})")
+    return f"{ratio_number(ratio['value'])}x{interval} {ratio['verdict']}"
 
 
 def summary_table(rows: Sequence[Mapping]) -> str:
-    lines = ["Summary of measured phases (warm-up excluded):", SUMMARY_HEADER]
+    references = {row["ratio"]["to"] for row in rows if row.get("ratio")}
+    lines = ["Summary of measured phases (warm-up excluded): the median of the repetitions, its 95% interval"
+             + (f", and the ratio of medians to {references.pop()}" if len(references) == 1 else ""),
+             SUMMARY_HEADER]
     for row in rows:
         bw = row["bw_mib_s"]
-        lines.append((f"{row['approach']:<22} {row['op']:<5} {row['ranks']:>5} {bw['max']:>11.2f} {bw['min']:>11.2f} "
-                      f"{bw['mean']:>11.2f} {bw['median']:>11.2f} {bw['stddev']:>9.2f} {_ci_half_width(bw)} "
-                      f"{row['seconds_mean']:>8.3f}  {_marks(row)}").rstrip())
+        lines.append((f"{row['approach']:<22} {row['op']:<5} {row['ranks']:>5} {row['reps']:>4} {bw['median']:>13.2f} "
+                      f"{interval_text(row.get('median_ci95')):>23}  {ratio_text(row.get('ratio')):<32} "
+                      f"{bw['mean']:>11.2f} {bw['stddev']:>9.2f} {row['seconds_mean']:>8.3f}  {_marks(row)}").rstrip())
     return "\n".join(lines)
 
 
-def summary_notes(rows: Sequence[Mapping]) -> str:
-    """What a reader must know about the rows, in sentences under the table."""
+def noise_notes(rows: Sequence[Mapping], auto: Optional[Mapping], noise: Optional[Mapping]) -> list[str]:
+    """Which rows are noisy, why -i auto stopped where it stopped short, and the machine's own noise."""
     notes = []
+    noisy = [f"{row['approach']} {row['op']}" for row in rows if row.get("noisy")]
+    if noisy:
+        notes.append(f"noisy: the 95% interval of the median is wider than ±{100 * stats.NOISY_SHARE:.0f}% of it"
+                     + (f" or than -i auto's target (±{100 * auto['ci_target']:g}%)" if auto else "")
+                     + f", or there are fewer than {stats.MIN_REPS} repetitions for one ({', '.join(noisy)}): "
+                     "run more repetitions (-i N, or -i auto), longer phases (-b), or on a quieter node.")
+    short_of_target = [f"{approach} after {stop['reps']} reps because {repetitions.REASONS[stop['reason']]}"
+                       for approach, stop in ((auto or {}).get("stopped") or {}).items()
+                       if stop["reason"] != repetitions.TARGET]
+    if short_of_target:
+        notes.append(f"-i auto stopped short of its target: {'; '.join(short_of_target)}.")
+    calibrate = (noise or {}).get("calibrate")
+    if calibrate and noisy:
+        widest = calibrate["widest_share"]
+        notes.append("machine: calibrate, which only waits, " + (
+            f"varied by ±{100 * widest:.1f}% (its median's interval)" if widest is not None
+            else "had too few repetitions for an interval")
+            + f" and ran at worst {100 * calibrate['slowest_share']:.1f}% below its programmed rate: noise beyond "
+            "that is the approach's own.")
+    return notes
+
+
+def summary_notes(rows: Sequence[Mapping], auto: Optional[Mapping] = None, noise: Optional[Mapping] = None) -> str:
+    """What a reader must know about the rows, in sentences under the table."""
+    notes = noise_notes(rows, auto, noise)
     short = [f"{row['approach']} {row['op']}" for row in rows if row.get("short")]
     if short:
         notes.append(f"short: the slowest rank of some phases took under {SHORT_PHASE_S * 1000:.0f} ms "

@@ -95,7 +95,7 @@ MISTAKES = [
     Mistake("too-many-transfers", ["--", "-s", "2147483647", "-b", "4KiB", "-t", "1KiB"], "too many transfers per rank"),
     Mistake("segments-zero", ["--", "-s", "0"], "segments must be at least 1"),
     Mistake("repetitions-zero", ["--", "-i", "0"], "repetitions must be at least 1"),
-    Mistake("repetitions-not-a-number", ["--", "-i", "x"], "Invalid value for option '--repetitions'"),
+    Mistake("repetitions-not-a-number", ["--", "-i", "x"], "-i x: give a count or auto"),
     Mistake("warmup-negative", ["--", "--warmup", "-1"], "--warmup must be 0 or more"),
     Mistake("forks-negative", ["--", "--forks", "-1"], "--forks must be 0 or more"),
     Mistake("deadline-negative", ["--", "-D", "-1"], "the deadline must be 0 (none) or at least"),

@@ -307,3 +307,14 @@ def test_a_signal_ends_an_mpj_run_keeping_its_completed_phases(tmp_path):
     assert run["incomplete"]["reason"] == "stopped" and run["incomplete"]["signal"] == "SIGTERM"
     assert len(run["phases"]) == 4 and not target.exists()
     assert not [pid for pid in jvms if alive(pid)], "no JVM of the run is left"
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_auto_repetitions_are_refused_in_one_line_where_nobody_can_decide_them(tmp_path, device):
+    """MPJ's ranks talk to this side through rank 0's output only: no answer reaches them."""
+    run = jiobench_mpj(tmp_path, device, "-a", "calibrate", "-b", "1MiB", "-i", "auto")
+    assert run.code == 2, run
+    assert run.stderr.strip().splitlines() == [
+        "jiobench: error: -i auto: the launcher decides each next repetition from every rank's phases, and this one "
+        "cannot (--launcher mpj-multicore and mpj-niodev); give a count (-i N) (see --help)"], run
+    assert not (tmp_path / "results").exists()

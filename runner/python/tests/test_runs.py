@@ -98,7 +98,7 @@ def test_the_run_file_records_what_was_run(jiobench, tmp_path):
                    "--drop-cache", "--verify", "-o", str(tmp_path / "f.dat"))
     assert run.code == 0, run
     data = run.file
-    assert data["schema"] == "jiobench-run/2" and data["incomplete"] is None
+    assert data["schema"] == "jiobench-run/3" and data["incomplete"] is None
     assert data["parameters"]["fsync"] is True and data["parameters"]["repetitions"] == 2
     assert data["parameters"]["drop_cache"] is True
     assert all(p["verified"] is True for p in data["phases"])

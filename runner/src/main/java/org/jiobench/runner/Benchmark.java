@@ -2,6 +2,7 @@ package org.jiobench.runner;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -84,19 +85,30 @@ final class Benchmark {
         }
         // Repetitions outermost, as IOR does: a slow spell of a shared machine then touches every
         // approach of this JVM alike instead of all repetitions of one.
-        for (int rep = 0; rep < settings.warmup() + settings.repetitions(); rep++) {
+        List<Approach> running = new ArrayList<>(buffers.keySet());
+        for (int rep = 0; !running.isEmpty(); rep++) {
             boolean warmup = rep < settings.warmup();
-            for (Map.Entry<Approach, TransferBuffer> entry : buffers.entrySet()) {
+            for (Approach approach : running) {
+                TransferBuffer buffer = buffers.get(approach);
                 long readable = planBytes;
                 if (settings.write()) {
-                    long[] written = write(entry.getKey(), rep, warmup, entry.getValue());
+                    long[] written = write(approach, rep, warmup, buffer);
                     readable = Math.min(readable, written[readPlan.rank()]);
                 }
-                if (settings.read()) read(entry.getKey(), rep, warmup, entry.getValue(), readable);
+                if (settings.read()) read(approach, rep, warmup, buffer, readable);
             }
+            if (!warmup) running = stillRunning(running, rep + 1 - settings.warmup());
         }
         world.finish(firstFailure == null ? 0 : 1, firstFailure);
         return firstFailure == null ? 0 : 1;
+    }
+
+    /** The approaches that run another measured repetition after {@code measured} of them in this fork. */
+    private List<Approach> stillRunning(List<Approach> running, int measured) throws IOException {
+        Repetitions repetitions = settings.repetitions();
+        if (!repetitions.automatic()) return repetitions.countAllows(measured) ? running : List.of();
+        List<String> going = world.anotherRepetition(task.fork(), running.stream().map(Approach::id).toList());
+        return running.stream().filter(approach -> going.contains(approach.id())).toList();
     }
 
     /** @return the bytes each rank wrote, by rank */

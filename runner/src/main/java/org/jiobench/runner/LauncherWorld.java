@@ -101,6 +101,20 @@ final class LauncherWorld implements World {
         }
     }
 
+    @Override public boolean decidesRepetitions() { return true; }
+
+    @Override public String describe() { return "the mpi4py launcher"; }
+
+    /** The launcher answers with the ids that go on, comma-separated, or an empty line. */
+    @Override
+    public List<String> anotherRepetition(int fork, List<String> approaches) throws IOException {
+        send(message("repeat", "fork", fork, "approaches", approaches));
+        String reply = reply();
+        List<String> going = reply.isEmpty() ? List.of() : List.of(reply.split(","));
+        if (!approaches.containsAll(going)) throw new IOException("launcher answered '" + reply + "' to a repeat");
+        return going;
+    }
+
     @Override
     public void reject(String message) {
         send(message("error", "message", message, "exit", 2));

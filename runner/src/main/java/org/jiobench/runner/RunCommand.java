@@ -27,6 +27,11 @@ import picocli.CommandLine.Spec;
             + "per phase.",
         footerHeading = "%nApproaches:%n")
 final class RunCommand implements Callable<Integer> {
+    /**
+     * The fewest measured repetitions -i auto runs of an approach: with fewer, no interval of the
+     * median reaches 95% (runner/python/jiobench/stats.py, MIN_REPS).
+     */
+    static final int AUTO_MIN_REPS = 6;
     /** Below this a deadline ends phases before they move anything worth timing. */
     static final double SHORTEST_DEADLINE_S = 0.01;
 
@@ -64,9 +69,23 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = {"-r", "--read"}, description = "Read phases; alone, the file must already hold the data (same -b, -s, --type, --seed).")
     boolean read;
 
-    @Option(names = {"-i", "--repetitions"}, defaultValue = "1", paramLabel = "N",
-            description = "Measured repetitions of each approach's phases in each fork (default: ${DEFAULT-VALUE}).")
-    int repetitions;
+    @Option(names = {"-i", "--repetitions"}, defaultValue = "1", paramLabel = "N|auto",
+            description = "Measured repetitions of each approach's phases in each fork; auto: as many as the 95% "
+                + "interval of each median needs to reach --ci-target, within --time-budget and --max-reps "
+                + "(at least " + AUTO_MIN_REPS + " per approach) (default: ${DEFAULT-VALUE}).")
+    String repetitions;
+
+    @Option(names = "--ci-target", converter = Amounts.Share.class, defaultValue = "5%", paramLabel = "PERCENT",
+            description = "With -i auto: the half-width of the 95% interval of each median sought, as a share of it (default: ${DEFAULT-VALUE}).")
+    double ciTarget;
+
+    @Option(names = "--time-budget", converter = Amounts.Seconds.class, defaultValue = "10m", paramLabel = "DURATION",
+            description = "With -i auto: the time the run's phases may take (e.g. 120s, 10m, 1h), shared equally by the approaches (default: ${DEFAULT-VALUE}).")
+    double timeBudget;
+
+    @Option(names = "--max-reps", defaultValue = "30", paramLabel = "N",
+            description = "With -i auto: the most measured repetitions of an approach, all forks together (default: ${DEFAULT-VALUE}).")
+    int maxReps;
 
     @Option(names = "--warmup", defaultValue = "1", paramLabel = "N",
             description = "Warm-up repetitions at the start of each fork: run and kept, never in a statistic (default: ${DEFAULT-VALUE}).")
@@ -202,7 +221,7 @@ final class RunCommand implements Callable<Integer> {
                 + " is larger than a Java array can be");
         require(bufferSize <= Integer.MAX_VALUE - 8, "buffer size " + Sizes.format(bufferSize) + " is too large");
         require(segments > 0, "segments must be at least 1");
-        require(repetitions > 0, "repetitions must be at least 1");
+        Repetitions repeated = repetitions();
         require(warmup >= 0, "--warmup must be 0 or more");
         require(forks >= 0, "--forks must be 0 or more");
         require(!wearOut || deadline > 0, "--wear-out needs a deadline (-D SECONDS)");
@@ -236,9 +255,35 @@ final class RunCommand implements Callable<Integer> {
         for (Approach approach : chosen) approach.refusal(given).ifPresent(reason -> require(false, reason));
         boolean neither = !write && !read;
         return new RunSettings(chosen, blockSize, transferSize, segments, filePerProcess, target,
-                write || neither, read || neither, repetitions, warmup, forks, fsync, dropCache, deadline, wearOut,
+                write || neither, read || neither, repeated, warmup, forks, fsync, dropCache, deadline, wearOut,
                 reorder, reorderOffset, striping, elementType, (int) bufferSize, transferOrder, verify, seed, keep,
                 overwrite, results, calibrateRate, fileOrder, direct, approachOptions);
+    }
+
+    /** -i N, or -i auto with its target, budget and cap; the -i auto options given with a count are refused. */
+    private Repetitions repetitions() {
+        boolean automatic = repetitions.equals(Repetitions.AUTO);
+        CommandLine.ParseResult given = spec.commandLine().getParseResult();
+        for (String option : List.of("--ci-target", "--time-budget", "--max-reps")) {
+            require(automatic || given == null || !given.hasMatchedOption(option), option + " applies to -i auto only");
+        }
+        if (!automatic) {
+            int count;
+            try {
+                count = Integer.parseInt(repetitions);
+            } catch (NumberFormatException e) {
+                throw new ParameterException(spec.commandLine(), "-i " + repetitions + ": give a count or auto");
+            }
+            require(count > 0, "repetitions must be at least 1");
+            return new Repetitions(count, 0, 0, 0);
+        }
+        require(world.decidesRepetitions(), "-i auto: the launcher decides each next repetition from every rank's "
+                + "phases, and this one cannot (" + world.describe() + "); give a count (-i N)");
+        require(ciTarget > 0 && ciTarget < 1, "--ci-target must be more than 0% and less than 100%");
+        require(timeBudget > 0, "--time-budget must be more than 0");
+        require(maxReps >= AUTO_MIN_REPS, "--max-reps must be at least " + AUTO_MIN_REPS
+                + " (the fewest repetitions with a 95% interval of the median)");
+        return new Repetitions(0, ciTarget, timeBudget, maxReps);
     }
 
     /** The file as a path, refusing names that cannot be one (empty, a directory by its trailing slash). */

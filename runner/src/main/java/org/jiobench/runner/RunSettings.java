@@ -22,7 +22,7 @@ record RunSettings(
         Path file,
         boolean write,
         boolean read,
-        int repetitions,
+        Repetitions repetitions,
         int warmup,
         int forks,
         boolean fsync,
@@ -78,7 +78,7 @@ record RunSettings(
         parameters.put("file", file.toAbsolutePath().toString());
         parameters.put("write", write);
         parameters.put("read", read);
-        parameters.put("repetitions", repetitions);
+        repetitions.describeInto(parameters);
         parameters.put("warmup", warmup);
         parameters.put("forks", forks);
         parameters.put("fsync", fsync);

@@ -29,6 +29,8 @@ final class SoloWorld implements World {
 
     @Override public boolean launched() { return false; }
 
+    @Override public String describe() { return "a runner started by hand, without bin/jiobench run"; }
+
     @Override public boolean ready(Map<String, Object> parameters, Map<String, Object> environment,
                                    List<Path> created) {
         return true;

@@ -75,6 +75,29 @@ interface World {
      */
     long[] endPhase(RankRecord record) throws IOException;
 
+    /**
+     * Whether {@link #anotherRepetition} can be asked: someone sees every rank's phases and
+     * decides for all of them (-i auto).
+     */
+    default boolean decidesRepetitions() {
+        return false;
+    }
+
+    /** How the ranks were started, for a message that says what this world cannot do. */
+    String describe();
+
+    /**
+     * Under -i auto, after a measured repetition of the approaches this JVM still runs: which of
+     * them run another. Every rank gets the same answer, decided from the phases of all ranks.
+     *
+     * @param fork       the fork this JVM runs (0 without forks)
+     * @param approaches the ids of the approaches still running
+     * @throws RunStopped when the run ends here
+     */
+    default List<String> anotherRepetition(int fork, List<String> approaches) throws IOException {
+        throw new UnsupportedOperationException(describe() + " cannot decide repetitions");
+    }
+
     /** A user mistake found before any phase ran: one line, exit code 2. */
     void reject(String message);
 

@@ -140,6 +140,9 @@ final class MpjWorld implements World {
 
     @Override public boolean launched() { return launched; }
 
+    /** The Python side only reads what rank 0 prints: it has no way to answer a rank. */
+    @Override public String describe() { return "--launcher mpj-multicore and mpj-niodev"; }
+
     @Override
     public boolean ready(Map<String, Object> parameters, Map<String, Object> environment, List<Path> created)
             throws IOException {

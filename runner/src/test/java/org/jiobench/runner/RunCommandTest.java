@@ -52,6 +52,10 @@ class RunCommandTest {
             {"-a", "raw-bytes", "--direct"},
             {"-a", "nio-bulk", "--nio-bulk.piece-size", "lots"},
             {"-a", "bulk-jni", "--bulk-jni.in-place", "sometimes"},
+            {"-a", "calibrate", "--calibrate.jitter", "5%"},
+            {"-i", "auto"},
+            {"-i", "auto", "--time-budget", "soon"},
+            {"--max-reps", "12"},
         };
         for (String[] mistake : mistakes) {
             err.reset();

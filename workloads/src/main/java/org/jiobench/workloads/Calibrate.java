@@ -1,6 +1,8 @@
 package org.jiobench.workloads;
 
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -10,9 +12,20 @@ import java.util.concurrent.locks.LockSupport;
  * (IOR's DUMMY backend, with a known answer). Deadlines are absolute, so sleeping late once does
  * not accumulate. It wakes at least every 10 ms to ask the stonewall, and then counts the bytes
  * its rate allows until that moment.
+ *
+ * <p>{@code --calibrate.jitter} plants noise of a known size: each phase then runs slower than
+ * programmed by a share from 0 to that, the shares of successive phases spread evenly over that
+ * range (a golden-ratio sequence from a random start), so the repetitions of a phase scatter as a
+ * noisy machine's do, and no few of them happen to agree: what -i auto must answer with more.
  */
 public final class Calibrate implements Approach {
     private static final long LONGEST_SLEEP_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final double GOLDEN_RATIO_PART = (Math.sqrt(5) - 1) / 2;
+    static final ApproachOption JITTER = ApproachOption.choice("jitter", List.of("none", "10%", "30%", "60%"), "none",
+            "Slows each phase by a share from 0 to this, spread evenly over the phases: noise of a known size");
+
+    /** Where in [0, 1) of the jitter the last phase fell. */
+    private double jitterPoint = ThreadLocalRandom.current().nextDouble();
 
     @Override public String id() { return "calibrate"; }
 
@@ -22,9 +35,11 @@ public final class Calibrate implements Approach {
 
     @Override public DataForm dataForm() { return DataForm.NONE; }
 
+    @Override public List<ApproachOption> options() { return List.of(JITTER); }
+
     @Override
     public TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) {
-        double nanosPerByte = 1e9 / settings.calibrateBytesPerSecond();
+        double nanosPerByte = 1e9 / (settings.calibrateBytesPerSecond() * (1 - jitter(settings)));
         int elementSize = buffer.elementSize();
         long opened = System.nanoTime();
         return new TransferIo() {
@@ -49,5 +64,13 @@ public final class Calibrate implements Approach {
 
             @Override public void close() { }
         };
+    }
+
+    /** This phase's slowdown: the next share of the sequence, within [0, jitter). */
+    private double jitter(ApproachSettings settings) {
+        String most = (String) settings.option(this, JITTER);
+        if (most.equals("none")) return 0;
+        jitterPoint = (jitterPoint + GOLDEN_RATIO_PART) % 1;
+        return jitterPoint * Integer.parseInt(most.replace("%", "")) / 100.0;
     }
 }
