@@ -1,7 +1,9 @@
 """The kernel's copy between the page cache and user memory by the destination's lead over the
 source modulo 4 KiB, and the two ways a read can take around a slow lead: measures them with
 bench/copy_alignment.c and keeps the result, or prints the table of kept results with each
-figure's ratio to the lead of 0 (docs/jvm-heap.md).
+figure's ratio to the lead of 0 (docs/jvm-heap.md). The program keeps each figure's median alone,
+not its passes, so a ratio has no 95% interval and its verdict is unclear, as bench/ratios.py
+shows a ratio without one.
 
     python bench/copy_alignment.py measure PROGRAM SCRATCH-FILE OUT.json
     python bench/copy_alignment.py table RESULT.json...
@@ -38,23 +40,30 @@ def measure(program: str, scratch: str, out: str) -> None:
         file.write("\n")
 
 
+def ratio_text(value: float) -> str:
+    """A ratio of two medians without their passes: no interval, so no verdict but unclear. (Not
+    jiobench.table's: bench/copy-alignment.sh runs this script on a Python without jiobench.)"""
+    return f"{value:.2f}x (medians only) unclear"
+
+
 def table(result: dict) -> list[str]:
     m = result["machine"]
-    lines = [f"{m['cpu']} x{m['cpus']}, Linux {m['kernel']}, {m['date']} (load {m['load_1min']:.2f}): "
-             f"median MiB/s of {result['repeats']} passes over a {result['file_bytes'] >> 20} MiB file "
+    lines = [f"{m['cpu']} x{m['cpus']}, Linux {m['kernel']}, {m['date']} (load {m['load_1min']:.2f}):",
+             f"  median MiB/s of {result['repeats']} passes over a {result['file_bytes'] >> 20} MiB file "
              f"in the page cache, {result['transfer_bytes'] >> 20} MiB a call",
-             f"  {'lead (bytes)':>12} {'read':>8} {'÷ lead 0':>9} {'write':>8} {'÷ lead 0':>9}"]
+             f"  {'lead (bytes)':>12} {'read':>8}  {'÷ lead 0':<28} {'write':>8}  ÷ lead 0"]
     base = result["leads"][0]
     for row in result["leads"]:
-        lines.append(f"  {row['lead']:>12} {row['read_mib_s']:>8.0f} {row['read_mib_s'] / base['read_mib_s']:>9.2f} "
-                     f"{row['write_mib_s']:>8.0f} {row['write_mib_s'] / base['write_mib_s']:>9.2f}")
+        read, write = ("-", "-") if row is base else (ratio_text(row[key] / base[key])
+                                                      for key in ("read_mib_s", "write_mib_s"))
+        lines.append(f"  {row['lead']:>12} {row['read_mib_s']:>8.0f}  {read:<28} {row['write_mib_s']:>8.0f}  {write}")
     around = result.get("around")
     if around:
         piece = f"{result['piece_bytes'] >> 20} MiB a piece"
         lines.append(f"  reads that convert nothing, around a lead of {result['around_lead']}:")
         for way, rate in ((f"through a page-aligned buffer, {piece}, copied on", around["through_buffer_read_mib_s"]),
                           (f"landing a cache line on, {piece}, moved down", around["shifted_read_mib_s"])):
-            lines.append(f"    {way:<52} {rate:>8.0f} {rate / base['read_mib_s']:>9.2f}")
+            lines.append(f"    {way:<52} {rate:>8.0f}  {ratio_text(rate / base['read_mib_s'])}")
     return lines
 
 

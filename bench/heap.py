@@ -1,7 +1,8 @@
-"""Prints, from run files of bench/heap.sh, one row per run: its JVM and heap set-up, whether the
-transfer array was humongous, in how many of the in-place approaches' measured phases it lay where
-the kernel's copy crawls (as the runs recorded it), and c-swap's median MiB/s beside each in-place
-approach's ratio to it, for reads and for writes.
+"""Prints, from run files of bench/heap.sh, for each run: its JVM and heap set-up, whether the
+transfer array was humongous, then for reads and for writes in how many of the in-place approaches'
+measured phases it lay where the kernel's copy crawls (as the runs recorded it), and c-swap's
+median MiB/s beside each in-place approach's ratio to it, with its 95% interval and verdict
+(bench/ratios.py).
 
     python bench/heap.py RUN.json...
 """
@@ -10,7 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ratios import environment_line, load_runs, medians, readable
+from jiobench.table import ratio_text
+from ratios import aligned, environment_line, load_runs, medians, ratio, readable, run_rates
 
 IN_PLACE = ["bulk-jni", "ffm-pread"]
 
@@ -30,25 +32,22 @@ def lay_badly(run: dict, op: str) -> str:
 
 
 def table(runs: list[dict]) -> list[str]:
-    columns = "".join(f"{'÷ ' + approach:>13}" for approach in IN_PLACE)
-    lines = []
-    for op in ("read", "write"):
-        lines += [f"{op}: c-swap's median MiB/s (c-swap is c-posix where the file is little-endian), and each"
-                  " in-place approach's median ÷ c-swap's, in one run;",
-                  "  slow place: of the in-place approaches' phases, those whose array lay 1 to 31 bytes past a page boundary",
-                  f"  {'set-up':<62} {'heap':<18} {'humongous':<9} {'slow place':<10} {'c-swap':>8}{columns}"]
-        for run in runs:
-            median = medians(run)
-            heap = run["environment"]["jvm"]["heap"]
-            region = f", regions {heap['region_bytes'] >> 20}MiB" if heap.get("region_bytes") else ""
-            humongous = {True: "yes", False: "no", None: "-"}[heap.get("transfer_array_humongous")]
-            base = median[("c-swap", op)]
-            ratios = "".join(f"{median[(a, op)] / base:>13.2f}" if (a, op) in median else f"{'-':>13}"
-                             for a in IN_PLACE)
-            lines.append(f"  {setup(run):<62} {heap['collector'] + region:<18} {humongous:<9} "
-                         f"{lay_badly(run, op):<10} {readable(base):>8}{ratios}")
-        lines.append("")
-    return lines + [environment_line(runs)]
+    lines = ["c-swap's median MiB/s in each run (c-posix where the file is little-endian: nothing to swap) and each",
+             "in-place approach's ratio to it in the same run; slow place: of the in-place approaches' measured",
+             "phases, those whose array lay 1 to 31 bytes past a page boundary"]
+    for run in runs:
+        median, rates = medians(run), run_rates(run)
+        heap = run["environment"]["jvm"]["heap"]
+        region = f", regions {heap['region_bytes'] >> 20}MiB" if heap.get("region_bytes") else ""
+        humongous = {True: "yes", False: "no", None: "-"}[heap.get("transfer_array_humongous")]
+        rows = [["op", "slow place", "c-swap", *(f"{approach} ÷ c-swap" for approach in IN_PLACE)]]
+        for op in ("read", "write"):
+            rows.append([op, lay_badly(run, op), readable(median[("c-swap", op)]),
+                         *(ratio_text(ratio(approach, rates.get((approach, op)), "c-swap", rates[("c-swap", op)]))
+                           for approach in IN_PLACE)])
+        lines += ["", f"  {setup(run)}; {heap['collector'] + region}; humongous: {humongous}"]
+        lines += ["  " + line for line in aligned(rows, "<>>" + "<" * len(IN_PLACE))]
+    return lines + ["", environment_line(runs)]
 
 
 def main(argv=None) -> int:

@@ -1,7 +1,9 @@
 """Prints, from run files of one experiment through several launch paths (or on several JVMs, or
 file systems), each approach's median MiB/s per launch path, over the measured phases of all that
 path's runs (pooled by `jiobench.reduce.summarize`, as the report pools runs), and its ratio to
-the first path's; one table per rank count and view.
+the first path's with the ratio's 95% interval and verdict over the same pooled phases
+(bench/ratios.py); one table per rank count and view. Calibrate gets no ratio: its medians are the
+rate it was told, which is the check.
 
     python bench/launchers.py [--by launcher|jvm|filesystem] RUN.json...   (the first run's is the reference)
 """
@@ -11,7 +13,8 @@ import argparse
 import sys
 
 from jiobench import reduce
-from ratios import environment_line, load_runs, readable, readable_ratio, view
+from jiobench.table import ratio_text
+from ratios import aligned, environment_line, load_runs, ratio, readable, view
 
 # What tells the runs of one experiment apart: the launch path, or the JVM's version.
 GROUPS = {"launcher": lambda run: run["environment"]["launcher"],
@@ -19,36 +22,37 @@ GROUPS = {"launcher": lambda run: run["environment"]["launcher"],
           "filesystem": lambda run: run["environment"]["filesystem"]["type"]}
 
 
-def pooled_medians(runs: list[dict], group) -> dict[str, dict[tuple[str, str], float]]:
-    """group (launch path or JVM) → (approach, op) → median MiB/s over the measured phases of all its runs."""
+def pooled(runs: list[dict], group) -> dict[str, list[dict]]:
+    """group (launch path or JVM) → the phases of all its runs."""
     phases: dict[str, list[dict]] = {}
     for run in runs:
         phases.setdefault(group(run), []).extend(run["phases"])
-    return {name: {(row["approach"], row["op"]): row["bw_mib_s"]["median"] for row in reduce.summarize(rows)}
-            for name, rows in phases.items()}
+    return phases
 
 
 def table(runs: list[dict], group=GROUPS["launcher"]) -> list[str]:
-    medians = pooled_medians(runs, group)
+    phases = pooled(runs, group)
+    medians = {name: {(row["approach"], row["op"]): row["bw_mib_s"]["median"] for row in reduce.summarize(members)}
+               for name, members in phases.items()}
+    rates = {name: {(approach, op): values for (approach, op, _), values in reduce.measured_rates(members).items()}
+             for name, members in phases.items()}
     names = list(medians)
-    reference, others = medians[names[0]], [medians[name] for name in names[1:]]
-    width = max(14, *(len(name) for name in names))
+    first, others = names[0], names[1:]
     p = runs[0]["parameters"]
     deadline = f" -D {p['deadline_s']:g}" if p["deadline_s"] else ""
     reps = {name: sum(1 for run in runs if group(run) == name) * p["repetitions"] * max(p["forks"], 1)
             for name in names}
     stonewalled = {(s["approach"], s["op"]) for run in runs for s in run["summary"] if s["stonewalled"]}
-    lines = [f"{runs[0]['environment']['ranks']} ranks, -b {p['block_size'] >> 20}MiB -t {p['transfer_size'] >> 20}MiB"
-             f"{deadline}{view(p)}; median MiB/s over " + ", ".join(f"{reps[name]} measured reps of {name}" for name in names),
-             f"  {environment_line(runs)}",
-             f"  {'approach':<22} {'op':<5}" + "".join(f" {name:>{width}}" for name in names)
-             + "".join(f" {name + ' ÷':>{width + 2}}" for name in names[1:])]
-    for key, rate in reference.items():
-        row = f"  {key[0]:<22} {key[1]:<5} {readable(rate):>{width}}"
-        row += "".join(f" {readable(m[key]) if key in m else '-':>{width}}" for m in others)
-        row += "".join(f" {readable_ratio(m[key] / rate) if key in m and rate else '-':>{width + 2}}" for m in others)
-        lines.append(row + ("  stonewalled" if key in stonewalled else ""))
-    return lines
+    rows = [["approach", "op", *names, *(f"{name} ÷" for name in others)]]
+    for key, rate in medians[first].items():
+        rows.append([*key, readable(rate), *(readable(medians[name][key]) if key in medians[name] else "-"
+                                             for name in others),
+                     *(ratio_text(ratio(key[0], rates[name].get(key), key[0], rates[first][key])) for name in others),
+                     "stonewalled" if key in stonewalled else ""])
+    return [f"{runs[0]['environment']['ranks']} ranks, -b {p['block_size'] >> 20}MiB -t {p['transfer_size'] >> 20}MiB"
+            f"{deadline}{view(p)}; median MiB/s, and ratios to {first}",
+            "  over " + ", ".join(f"{reps[name]} measured reps of {name}" for name in names),
+            f"  {environment_line(runs)}"] + aligned(rows, "<<" + ">" * len(names) + "<" * len(others) + "<")
 
 
 def main(argv=None) -> int:

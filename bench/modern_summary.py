@@ -1,20 +1,23 @@
 """Prints what bench/modern.sh measured, from its run files: each run's medians with ratios to
 c-posix and c-swap and its targets, then, for each target, at how many of the points it was met,
-with the ratios where it was not.
+within noise or missed, with the ratios where it was missed.
 
     python bench/modern_summary.py [--summary-only] RUN.json...    (the runs of one or more bench/modern.sh)
 
-A target holds for write and for read apart: the approach's median reaches the fraction of the
-reference's median in the same run. Big-endian files need a conversion on x86, so there the
-typed approaches are held to c-swap, C converting a typed array; little-endian files need none, so
-there they are held to c-posix, the limit of pure I/O.
+A target holds for write and for read apart, at each point (one run) on its own, and is judged by
+the ratio's 95% interval as bench/ratios.py judges it: met where the whole interval lies at or above
+the fraction, missed where it lies below, within noise where it holds it. Big-endian files need a
+conversion on x86, so there the typed approaches are held to c-swap, C converting a typed array;
+little-endian files need none, so there they are held to c-posix, the limit of pure I/O.
 """
 from __future__ import annotations
 
 import argparse
 import sys
 
-from ratios import environment_line, load_runs, readable_ratio, table, target_ratios, targets
+from jiobench import stats
+from ratios import (MET, MISSED, WITHIN_NOISE, environment_line, load_runs, ratio_text, table, target_ratios,
+                    target_verdict, targets)
 
 TARGETS = {"big": ["bulk-jni=0.95*c-swap", "ffm-pread=0.95*c-swap", "ffm=0.95*c-swap", "nio-bulk=0.95*c-swap"],
            "little": ["nio-bulk=0.95*c-posix", "ffm=0.95*c-posix", "ffm-pread=0.95*c-posix"]}
@@ -22,6 +25,8 @@ REFERENCES = ["c-posix", "c-swap"]
 # With a little-endian file on x86 c-swap converts nothing and runs c-posix's code: the two side by
 # side show how far apart the same code lands in these runs, the spread every target is read against.
 SAME_CODE = "c-swap=1*c-posix"
+# A line of ratios holds this many, so that it fits a README's code block.
+RATIOS_A_LINE = 3
 
 
 def byte_order(run: dict) -> str:
@@ -33,27 +38,39 @@ def view(run: dict) -> str:
     return "storage" if run["parameters"].get("fsync") else "page cache"
 
 
-def tally(runs: list[dict]) -> list[tuple[str, dict[str, str]]]:
-    """(target, byte order, JDK, view) → op → 'N of M' points met, and the ratios where it was not."""
+def tally(runs: list[dict]) -> list[tuple[str, int, list[tuple[str, dict[str, str]]], list[tuple[str, list[dict]]]]]:
+    """By byte order, JDK and view: how many points, each target's 'N met, N within noise, N missed'
+    points per op, and the ratios of the points where it was missed."""
     groups: dict[tuple[str, str, str], list[dict]] = {}
     for run in runs:
         groups.setdefault((byte_order(run), run["environment"]["jvm"]["version"], view(run)), []).append(run)
-    rows = []
+    found = []
     for (order, jvm, seen), measured in sorted(groups.items(), key=lambda group: group[0][2] != "page cache"):
+        rows, missed = [], []
         for target in TARGETS[order]:
+            approach, goal = target.split("=")
+            label = f"{approach} >= {goal.replace('*', ' x ')}"
             cells = {}
             for op in ("write", "read"):
-                ratios = [(ratio, ratio >= fraction) for run in measured
+                judged = [(target_verdict(ratio, fraction), ratio) for run in measured
                           for _, what, fraction, _, ratio in target_ratios(run, [target]) if what == op]
-                if not ratios:
-                    continue
-                missed = sorted(ratio for ratio, met in ratios if not met)
-                cells[op] = (f"{len(ratios) - len(missed)} of {len(ratios)}"
-                             + (f" ({', '.join(readable_ratio(ratio) for ratio in missed)})" if missed else ""))
+                if judged:
+                    verdicts = [verdict for verdict, _ in judged]
+                    cells[op] = ", ".join(f"{verdicts.count(v)} {v}" for v in (MET, WITHIN_NOISE, MISSED, stats.UNCLEAR)
+                                          if v in verdicts)
+                    if MISSED in verdicts:
+                        missed.append((f"{label}, {op}", [ratio for verdict, ratio in judged if verdict == MISSED]))
             if cells:
-                approach, goal = target.split("=")
-                rows.append((f"{approach} >= {goal.replace('*', ' x ')}, {order}-endian, JDK {jvm}, {seen}", cells))
-    return rows
+                rows.append((label, cells))
+        if rows:
+            found.append((f"{order}-endian, JDK {jvm}, {seen}", len(measured), rows, missed))
+    return found
+
+
+def ratio_lines(label: str, ratios: list[dict]) -> list[str]:
+    """The label, then its ratios a few a line."""
+    texts = [ratio_text(ratio) for ratio in ratios]
+    return [f"    {label}:"] + [f"      {', '.join(texts[i:i + RATIOS_A_LINE])}" for i in range(0, len(texts), RATIOS_A_LINE)]
 
 
 def placement_line(runs: list[dict]) -> str:
@@ -65,30 +82,38 @@ def placement_line(runs: list[dict]) -> str:
             else "heap arrays' placement: not recorded")
 
 
-def same_code_line(runs: list[dict]) -> list[str]:
+def same_code_lines(runs: list[dict]) -> list[str]:
     """c-swap ÷ c-posix in each little-endian run, by view: the same code measured twice."""
-    by_view: dict[str, dict[str, list[float]]] = {}
+    by_view: dict[str, dict[str, list[dict]]] = {}
     for run in runs:
         if byte_order(run) == "little":
             for _, op, _, _, ratio in target_ratios(run, [SAME_CODE]):
                 by_view.setdefault(view(run), {}).setdefault(op, []).append(ratio)
-    return [f"  the same code twice (c-swap ÷ c-posix, little-endian), {seen}: "
-            + "; ".join(f"{op} {', '.join(readable_ratio(r) for r in ratios)}" for op, ratios in ops.items())
-            for seen, ops in by_view.items()]
+    if not by_view:
+        return []
+    return ["  the same code twice: c-swap ÷ c-posix on little-endian files, at each point"] + [
+        line for seen, ops in by_view.items() for op, ratios in ops.items() for line in ratio_lines(f"{seen}, {op}", ratios)]
 
 
 def summary(runs: list[dict]) -> list[str]:
-    rows = tally(runs)
-    if not rows:
+    groups = tally(runs)
+    if not groups:
         return ["No target's approach and reference were measured in one run."]
-    width = max(len(label) for label, _ in rows)
-    cell = max(len(text) for _, cells in rows for text in cells.values())
-    return [f"Targets met, over {len(runs)} runs: at how many points (ratios where not met)",
-            f"  {environment_line(runs)}",
-            f"  {placement_line(runs)}",
-            f"  {'target':<{width}}  {'write':<{cell}}  read"] + [
-        f"  {label:<{width}}  {cells.get('write', '-'):<{cell}}  {cells.get('read', '-')}".rstrip() for label, cells in rows
-    ] + same_code_line(runs)
+    width = max(len(label) for _, _, rows, _ in groups for label, _ in rows)
+    cell = max(len(text) for _, _, rows, _ in groups for _, cells in rows for text in cells.values())
+    lines = [f"Targets over {len(runs)} runs, at each point by the ratio's 95% interval: met (all of it at or above",
+             "the target), within noise (it holds the target), missed (all of it below)",
+             f"  {environment_line(runs)}",
+             f"  {placement_line(runs)}",
+             f"  {'target':<{width + 2}}  {'write':<{cell}}  read"]
+    for heading, points, rows, _ in groups:
+        lines.append(f"  {heading}, {points} points")
+        lines += [f"    {label:<{width}}  {cells.get('write', '-'):<{cell}}  {cells.get('read', '-')}".rstrip()
+                  for label, cells in rows]
+    missed = [line for heading, _, _, points in groups if points
+              for line in [f"  missed, {heading}:"] + [text for label, ratios in points
+                                                        for text in ratio_lines(label, ratios)]]
+    return lines + missed + same_code_lines(runs)
 
 
 def main(argv: list[str]) -> int:

@@ -1,65 +1,72 @@
-"""Prints a piece-size sweep from run files: for each rank count, each approach's median MiB/s
-and its ratio to the c-posix of the same run, one column per piece size.
+"""Prints a piece-size sweep from run files: for each rank count, each approach's median MiB/s at
+each piece size and the ratio of each size to the default of 1 MiB, with its 95% interval and
+verdict (bench/ratios.py). The repetitions of every run of one approach, size and rank count (one
+run per round) are pooled. c-posix, which has no piece, ran in every run: its row, by the piece
+size of the runs it ran beside, shows how far apart the runs land of their own accord.
 
     python bench/pieces.py RUN.json...     (runs made by bench/pieces.sh)
 """
 from __future__ import annotations
 
-import json
 import statistics
 import sys
 from collections import defaultdict
 
-from ratios import medians, readable
+from jiobench.table import ratio_text
+from ratios import aligned, load_runs, ratio, readable, run_rates
 
 # The option that sets each approach's piece, and the one that chooses bulk-jni's read path.
 PIECE_OPTIONS = {"c-swap": "piece-size", "nio-bulk": "piece-size", "ffm": "piece-size", "ffm-pread": "piece-size",
                  "bulk-jni": "chunk-size"}
+# What every size is compared with: the approaches' default piece.
+DEFAULT_PIECE = 1 << 20
+CONTROL = "c-posix"
 
 
 def size_label(size: int) -> str:
     return f"{size >> 20}MiB" if size >= 1 << 20 else f"{size >> 10}KiB"
 
 
-def rows(runs: list[dict]) -> dict[int, dict[tuple[str, str], dict[int, str]]]:
-    """ranks → (approach label, op) → piece size → 'MiB/s (ratio)': the median over the runs of
-    that piece size (one per round) of each run's median, and of its ratio to that run's c-posix."""
+def pooled(runs: list[dict]) -> dict[int, dict[tuple[str, str], dict[int, list[float]]]]:
+    """ranks → (approach label, op) → piece size → the MiB/s of the measured phases of all its runs."""
     found: dict = defaultdict(lambda: defaultdict(lambda: defaultdict(list)))
     for run in runs:
         options = run["parameters"]["approach_options"]
-        median = medians(run)
-        for (approach, op), rate in median.items():
-            if approach not in PIECE_OPTIONS:
+        # bench/pieces.sh gives every approach of a run the same piece: c-posix's row goes by it too.
+        size = next(options[approach][option] for approach, option in PIECE_OPTIONS.items() if approach in options)
+        for (approach, op), rates in run_rates(run).items():
+            if approach == CONTROL:
+                label = f"{CONTROL} (no piece)"
+            elif approach == "bulk-jni":
+                label = f"{approach} in-place={options[approach]['in-place']}"
+            elif approach in PIECE_OPTIONS:
+                label = approach
+            else:
                 continue
-            label = approach
-            if approach == "bulk-jni":
-                label += " in-place=" + options[approach]["in-place"]
-            size = options[approach][PIECE_OPTIONS[approach]]
-            found[run["environment"]["ranks"]][(label, op)][size].append((rate, rate / median[("c-posix", op)]))
-    return {ranks: {row: {size: f"{readable(statistics.median(r for r, _ in pairs))} "
-                                f"({statistics.median(q for _, q in pairs):.2f})"
-                          for size, pairs in cells.items()}
-                    for row, cells in by_row.items()}
-            for ranks, by_row in found.items()}
+            found[run["environment"]["ranks"]][(label, op)][size] += rates
+    return found
+
+
+def table(ranks: int, by_row: dict[tuple[str, str], dict[int, list[float]]], runs: list[dict]) -> list[str]:
+    sizes = sorted({size for cells in by_row.values() for size in cells})
+    others = [size for size in sizes if size != DEFAULT_PIECE]
+    rounds = len(runs) // max(1, len({(r["environment"]["ranks"], str(r["parameters"]["approach_options"]))
+                                      for r in runs}))
+    rows = [["approach", "op", *(size_label(s) for s in sizes),
+             *(f"{size_label(s)} ÷ {size_label(DEFAULT_PIECE)}" for s in others)]]
+    for (label, op), cells in sorted(by_row.items()):
+        approach = label.split()[0]
+        rows.append([label, op, *(readable(statistics.median(cells[s])) if s in cells else "-" for s in sizes),
+                     *(ratio_text(ratio(approach, cells.get(s), approach, cells.get(DEFAULT_PIECE))) for s in others)])
+    return [f"{ranks} rank(s), -b {runs[0]['parameters']['block_size'] >> 20}MiB -t 4MiB, page-cache view, big-endian, "
+            f"JVM {runs[0]['environment']['jvm']['version']}:",
+            f"  median MiB/s by piece size over the measured reps of {rounds} run(s) each, and ratios to "
+            f"{size_label(DEFAULT_PIECE)}"] + aligned(rows, "<<" + ">" * len(sizes) + "<" * len(others))
 
 
 def main(argv: list[str]) -> int:
-    runs = []
-    for path in argv:
-        with open(path) as f:
-            runs.append(json.load(f))
-    for ranks, by_row in sorted(rows(runs).items()):
-        sizes = sorted({size for cells in by_row.values() for size in cells})
-        jvm = runs[0]["environment"]["jvm"]["version"]
-        rounds = len(runs) // max(1, len({(r["environment"]["ranks"], str(r["parameters"]["approach_options"]))
-                                          for r in runs}))
-        print(f"{ranks} rank(s), -b {runs[0]['parameters']['block_size'] >> 20}MiB -t 4MiB, page-cache view, "
-              f"big-endian, JVM {jvm}: median MiB/s (÷ c-posix of the same run) by piece size, median of "
-              f"{rounds} run(s) each")
-        print(f"  {'approach':<26} {'op':<5}" + "".join(f"{size_label(s):>15}" for s in sizes))
-        for (label, op), cells in sorted(by_row.items()):
-            print(f"  {label:<26} {op:<5}" + "".join(f"{cells.get(s, '-'):>15}" for s in sizes))
-        print()
+    runs = load_runs(argv)
+    print("\n\n".join("\n".join(table(ranks, by_row, runs)) for ranks, by_row in sorted(pooled(runs).items())))
     return 0
 
 

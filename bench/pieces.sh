@@ -2,9 +2,10 @@
 # The piece-size measurement behind the defaults of c-swap (--c-swap.piece-size), bulk-jni
 # (--bulk-jni.chunk-size, and --bulk-jni.in-place auto against no), nio-bulk, ffm and ffm-pread:
 # one run per rank count, piece size and in-place choice, -b 512MiB -t 4MiB, page-cache view,
-# big-endian (the byte order that converts), c-posix in every run as the reference, in two rounds
+# big-endian (the byte order that converts), c-posix in every run as the control, in two rounds
 # (the second in the reverse order of sizes, so a slow spell does not fall on one size). Prints
-# medians of the repetitions of both rounds and ratios to the c-posix of the same runs.
+# medians of the repetitions of both rounds and each size's ratio to 1 MiB with its 95% interval,
+# c-posix's row the control (bench/pieces.py).
 #
 #   bench/pieces.sh [REPETITIONS] [RANKS...]     (default 5, ranks 1 2; needs `make build`)
 #   KEEP=docs/runs/pieces bench/pieces.sh        copies each run's file (its JSON) into KEEP, for the docs

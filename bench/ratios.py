@@ -3,17 +3,28 @@ reference approaches measured in the same run: the figures a benchmark quotes.
 
     python bench/ratios.py --reference c-posix [--reference c-swap] [--target nio-bulk=0.95*c-swap] RUN.json...
 
-A target says, for write and read, whether the approach's median reached that fraction of the
-reference's median in the same run.
+A ratio is the ratio of the two medians with its 95% interval and verdict (jiobench.stats.ratio over
+the measured phases: `0.96x [0.91, 1.02] same`); with fewer than 6 measured repetitions on a side
+there is no interval and the verdict is unclear (`0.96x (n<6) unclear`). Calibrate, whose rate is
+the one it is told, gets no ratio.
+
+A target (APPROACH=FRACTION*REFERENCE) is judged, for write and read apart, by the ratio's
+interval, not its median alone, since a median a little past the fraction says nothing where the
+repetitions spread wider than that: `met` where the whole interval lies at or above the fraction,
+`missed` where it lies below, `within noise` where it holds the fraction, and `unclear` without an
+interval.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from typing import Sequence
+from typing import Optional, Sequence
 
-from jiobench.table import size_text
+from jiobench import reduce, stats
+from jiobench.table import ratio_text, size_text
+
+MET, MISSED, WITHIN_NOISE = "met", "missed", "within noise"
 
 
 def load_runs(paths: Sequence[str]) -> list[dict]:
@@ -34,8 +45,27 @@ def readable(value: float) -> str:
     return f"{value:.0f}" if value >= 100 else f"{value:.3g}"
 
 
-def readable_ratio(value: float) -> str:
-    return f"{value:.3f}" if value >= 0.01 else f"{value:.2e}"
+def run_rates(run: dict) -> dict[tuple[str, str], list[float]]:
+    """(approach, op) → the MiB/s of the run's measured phases (a run has one rank count)."""
+    return {(approach, op): rates for (approach, op, _), rates in reduce.measured_rates(run["phases"]).items()}
+
+
+def ratio(approach: str, rates, reference: str, reference_rates) -> Optional[dict]:
+    """The ratio of the approach's measured rates to the reference's (stats.ratio: medians, 95%
+    interval, verdict), as a run file holds a row's ratio; None where a side was not measured or is
+    calibrate, whose rate is the one it is told."""
+    if not rates or not reference_rates or {approach, reference} & reduce.PROGRAMMED:
+        return None
+    found = stats.ratio(rates, reference_rates)
+    return found.as_json(reference) if found else None
+
+
+def aligned(rows: Sequence[Sequence[str]], align: str) -> list[str]:
+    """The rows as columns as wide as their widest cell, each line indented by two spaces: column i
+    flush left where align[i] is '<' (names, ratios), flush right where it is '>' (figures)."""
+    widths = [max(len(row[i]) for row in rows if i < len(row)) for i in range(len(align))]
+    return ["  " + "  ".join(cell.ljust(widths[i]) if align[i] == "<" else cell.rjust(widths[i])
+                             for i, cell in enumerate(row)).rstrip() for row in rows]
 
 
 def _distinct(values) -> str:
@@ -74,41 +104,53 @@ def view(parameters: dict) -> str:
 def table(run: dict, references: list[str]) -> list[str]:
     p = run["parameters"]
     median = medians(run)
+    rates = run_rates(run)
     stonewalled = {(s["approach"], s["op"]) for s in run["summary"] if s["stonewalled"]}
     segments = f" -s {p['segments']}" if p.get("segments", 1) > 1 else ""
-    lines = [f"{run['environment']['ranks']} rank(s), -b {p['block_size'] >> 20}MiB -t {p['transfer_size'] >> 20}MiB"
-             f"{segments}{view(p)} on {run['environment']['filesystem']['type']}, {p['repetitions']} measured reps"
-             f" x {p['forks']} fork(s) ({run['run_id']})",
-             f"  {environment_line([run])}",
-             f"  {'approach':<22} {'op':<5} {'median MiB/s':>13}" + "".join(f"{'÷ ' + r:>12}" for r in references)]
+    rows = [["approach", "op", "median MiB/s", *(f"÷ {r}" for r in references)]]
     for (approach, op), rate in median.items():
-        ratios = ""
-        for reference in references:
-            base = median.get((reference, op))
-            ratios += f"{readable_ratio(rate / base):>12}" if base else f"{'-':>12}"
-        mark = "  stonewalled" if (approach, op) in stonewalled else ""
-        lines.append(f"  {approach:<22} {op:<5} {readable(rate):>13}{ratios}{mark}")
-    return lines
+        rows.append([approach, op, readable(rate),
+                     *(ratio_text(None if approach == reference else
+                                  ratio(approach, rates.get((approach, op)), reference, rates.get((reference, op))))
+                       for reference in references),
+                     "stonewalled" if (approach, op) in stonewalled else ""])
+    return [f"{run['environment']['ranks']} rank(s), -b {p['block_size'] >> 20}MiB -t {p['transfer_size'] >> 20}MiB"
+            f"{segments}{view(p)} on {run['environment']['filesystem']['type']}, {p['repetitions']} measured reps"
+            f" x {p['forks']} fork(s) ({run['run_id']})",
+            f"  {environment_line([run])}"] + aligned(rows, "<<>" + "<" * len(references) + "<")
 
 
-def target_ratios(run: dict, wanted: list[str]) -> list[tuple[str, str, float, str, float]]:
-    """'APPROACH=FRACTION*REFERENCE' → (approach, op, fraction, reference, ratio of the medians) for
-    each op the run measured both of."""
-    median = medians(run)
+def target_verdict(found: dict, fraction: float) -> str:
+    """Met, missed or within noise by where the ratio's 95% interval lies against the target's
+    fraction (the rule this module's docstring gives); unclear without an interval."""
+    if not found["ci95"]:
+        return stats.UNCLEAR
+    low, high = found["ci95"]
+    if low >= fraction:
+        return MET
+    return MISSED if high < fraction else WITHIN_NOISE
+
+
+def target_ratios(run: dict, wanted: list[str]) -> list[tuple[str, str, float, str, dict]]:
+    """'APPROACH=FRACTION*REFERENCE' → (approach, op, fraction, reference, ratio) for each op the run
+    measured both of."""
+    rates = run_rates(run)
     found = []
     for target in wanted:
         approach, goal = target.split("=")
         fraction, reference = goal.split("*")
         for op in ("write", "read"):
-            if (approach, op) in median and (reference, op) in median:
-                found.append((approach, op, float(fraction), reference, median[(approach, op)] / median[(reference, op)]))
+            measured = ratio(approach, rates.get((approach, op)), reference, rates.get((reference, op)))
+            if measured:
+                found.append((approach, op, float(fraction), reference, measured))
     return found
 
 
 def targets(run: dict, wanted: list[str]) -> list[str]:
-    """One line per target and op: the ratio, and met or not."""
-    return [f"  target {approach} {op} >= {fraction:g} x {reference}: {ratio:.3f} {'met' if ratio >= fraction else 'NOT met'}"
-            for approach, op, fraction, reference, ratio in target_ratios(run, wanted)]
+    """One line per target and op: the ratio and what its interval says of the target."""
+    return [f"  target {approach} {op} >= {fraction:g} x {reference}: {target_verdict(found, fraction)}"
+            f" ({ratio_text(found)})"
+            for approach, op, fraction, reference, found in target_ratios(run, wanted)]
 
 
 def main(argv=None) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime
 import sys
 
-from jiobench import table
+from jiobench import reduce, runfile, table
 from ratios import environment_line, load_runs
 
 
@@ -20,13 +20,19 @@ def took(run: dict) -> str:
     return f"the run took {minutes} min {seconds} s" if minutes else f"the run took {seconds} s"
 
 
+def summary_rows(run: dict) -> list[dict]:
+    """The run file's summary; for a file older than the intervals, the same reduction of its phases."""
+    return run["summary"] if run["schema"] == runfile.SCHEMA else reduce.summarize(run["phases"])
+
+
 def run_output(run: dict) -> str:
     env = run["environment"]
+    rows = summary_rows(run)
     context = {"parameters": run["parameters"], "environment": env, "ranks": env["ranks"],
                "launcher": env["launcher"], "ranks_per_host": env["ranks_per_host"], "warnings": run["warnings"]}
-    notes = table.summary_notes(run["summary"])
+    notes = table.summary_notes(rows, run.get("auto"), run.get("noise"))
     return "\n".join([table.run_header(context).rstrip("\n"), f"  {environment_line([run])}; {took(run)}", "",
-                      table.summary_table(run["summary"]), *([notes] if notes else [])])
+                      table.summary_table(rows), *([notes] if notes else [])])
 
 
 def main(argv: list[str]) -> int:

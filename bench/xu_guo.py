@@ -1,7 +1,7 @@
 """Prints the headline comparisons of Xu and Guo's section 4 from the four preset sweeps that
 bench/xu-guo.sh ran (DIR/opsize, DIR/buffer, DIR/random, DIR/jni), or from what it kept of them
 (KEEP=docs/runs/xu-guo: each sweep's manifest and run files): each a ratio of medians of the
-measured repetitions, beside the paper's figure.
+measured repetitions, with its 95% interval and verdict (bench/ratios.py), under it the paper's figure.
 
     python bench/xu_guo.py DIR
 
@@ -15,7 +15,8 @@ import json
 import sys
 from pathlib import Path
 
-from ratios import environment_line, medians, readable_ratio
+from jiobench.table import ratio_text
+from ratios import aligned, environment_line, ratio, run_rates
 
 # (sweep, its point's --vary values, approach): one side of a ratio.
 Side = tuple[str, dict, str]
@@ -72,9 +73,9 @@ COMPARISONS: list[tuple[str, list[tuple[str, Side, Side, str]]]] = [
 ]
 
 
-def sweep_medians(directory: Path) -> tuple[dict[tuple, float], list[dict]]:
-    """(point's --vary values as sorted pairs, approach, op) → median MiB/s of the point's run;
-    and the complete runs."""
+def sweep_rates(directory: Path) -> tuple[dict[tuple, list[float]], list[dict]]:
+    """(point's --vary values as sorted pairs, approach, op) → the MiB/s of the point's measured
+    phases; and the complete runs."""
     manifest = json.loads((directory / "sweep.json").read_text())
     found, runs = {}, []
     for point in manifest["points"]:
@@ -85,12 +86,12 @@ def sweep_medians(directory: Path) -> tuple[dict[tuple, float], list[dict]]:
         if run.get("incomplete"):
             continue
         runs.append(run)
-        for (approach, op), value in medians(run).items():
-            found[(tuple(sorted(point["vary"].items())), approach, op)] = value
+        for (approach, op), rates in run_rates(run).items():
+            found[(tuple(sorted(point["vary"].items())), approach, op)] = rates
     return found, runs
 
 
-def side_median(found: dict[str, dict], side: Side, op: str) -> float | None:
+def side_rates(found: dict[str, dict], side: Side, op: str) -> list[float] | None:
     sweep, vary, approach = side
     return found[sweep].get((tuple(sorted(vary.items())), approach, op))
 
@@ -101,17 +102,16 @@ def main(argv: list[str]) -> int:
         return 2
     found, runs = {}, {}
     for name in ("opsize", "buffer", "random", "jni"):
-        found[name], runs[name] = sweep_medians(Path(argv[0]) / name)
+        found[name], runs[name] = sweep_rates(Path(argv[0]) / name)
     for heading, rows in COMPARISONS:
         sweep = rows[0][1][0]
-        print(f"{heading}\n  {environment_line(runs[sweep]) if runs[sweep] else 'no complete run'}")
-        print(f"  {'median MiB/s ratio':<38} {'write':>8} {'read':>8}   paper (section 4)")
-        for label, top, bottom, paper in rows:
-            cells = []
-            for op in ("write", "read"):
-                a, b = side_median(found, top, op), side_median(found, bottom, op)
-                cells.append(readable_ratio(a / b) if a and b else "-")
-            print(f"  {label:<38} {cells[0]:>8} {cells[1]:>8}   {paper}")
+        table = aligned([["ratio of medians", "write", "read"]]
+                        + [[label, *(ratio_text(ratio(top[2], side_rates(found, top, op), bottom[2],
+                                                      side_rates(found, bottom, op))) for op in ("write", "read"))]
+                           for label, top, bottom, _ in rows], "<<<")
+        print(f"{heading}\n  {environment_line(runs[sweep]) if runs[sweep] else 'no complete run'}\n{table[0]}")
+        for line, (_, _, _, paper) in zip(table[1:], rows):
+            print(line + ("" if paper == "-" else f"\n      paper: {paper}"))
         print()
     return 0
 
