@@ -21,6 +21,9 @@ def test_make_run_from_a_fresh_clone_runs_the_main_job_and_writes_the_report(tmp
             "bulk-jni", "c-posix", "calibrate"} <= approaches
     assert run["environment"]["ranks"] == 2 and run["environment"]["launcher"] == "mpirun"
     assert all(phase["verified"] in (True, None) for phase in run["phases"])
+    assert run["parameters"]["repetitions"] == "auto" and set(run["auto"]["stopped"]) == approaches, \
+        "-i auto says why each approach stopped"
+    assert all(row["reps"] >= 6 and row["median_ci95"] for row in run["summary"])
     assert "Summary of measured phases (warm-up excluded):" in made.stdout
     assert (clone / "report" / "report.html").is_file()
     assert not (clone / "scratch" / "jiobench.dat").exists(), "the main job cleans up its file"
