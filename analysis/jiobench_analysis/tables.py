@@ -26,8 +26,9 @@ STATISTICS_NOTE = ("Statistics over the measured repetitions of every fork (warm
                    f"none under {stats.MIN_REPS} repetitions); then the mean and ± the half width of its 95% "
                    "confidence interval (Student's t), min, max and population stddev as IOR prints them.")
 # How a ratio's interval is read (jiobench.stats.verdict).
-VERDICT_RULE = (f"faster or slower when the interval excludes 1, same when it holds 1 and spans at most "
-                f"{stats.UNCLEAR_SPAN:g}x, unclear otherwise or with fewer than {stats.MIN_REPS} repetitions a side")
+VERDICT_RULE = (f"same when the interval lies within ±{stats.SAME_WITHIN:.0%} of 1, else faster or slower when it "
+                f"excludes 1, same when it holds 1 and spans at most {stats.UNCLEAR_SPAN:g}x, unclear otherwise or "
+                f"with fewer than {stats.MIN_REPS} repetitions a side")
 NOISY = "noisy"
 NOISY_NOTE = (f"{NOISY}: the 95% interval of the median is wider than ±{stats.NOISY_SHARE:.0%} of it (or there "
               f"are fewer than {stats.MIN_REPS} repetitions): run more repetitions (-i, or -i auto), longer "

@@ -12,7 +12,7 @@ from jiobench import stats
 from jiobench.reduce import measured_rates
 
 from .handmade_runs import run_file
-from .real_runs import FASTER, RATE, jiobench_runs, run_report
+from .real_runs import FASTER, RATE, jiobench_run, run_report
 
 
 def expected_ratio(a: Path, b: Path, approach: str, op: str, ranks: int) -> stats.Ratio:
@@ -52,17 +52,16 @@ def test_a_real_change_is_faster_with_its_ratio_and_interval(real_runs, tmp_path
 
 
 # Two runs of one command differ by chance: a 95% interval misses the true ratio in about 1
-# comparison of 20. They differ in earnest too: a machine whose load changes between two runs
-# (tests of other parts may run beside these) makes one of them slower, and two runs' page caches
-# differ by a few percent, which long steady phases measure precisely enough to call `faster`.
-# So the two runs of a pair run at the same time, one rank each on this machine's two cores, under
-# whatever load there is; phases of 64 MiB (5 to 10 ms) vary enough from one repetition to the
-# next that a median's interval is wider than those few percent, and 16 repetitions keep the
-# interval of a ratio within a factor of 2 (else `unclear`). A point that is not `same` in one
-# pair is tried again in the next, up to ATTEMPTS pairs: here, with other tests running beside, a
-# point came out `same` in 17 pairs of 20 (in 13 of 20 with phases of 256 MiB and 12 repetitions),
-# so one of the two misses in every pair about once in 5,000 runs of this test, while a compare
-# that says anything else of equal runs fails it every time.
+# comparison of 20. They differ in earnest too, which the verdict's ±5% band around 1 absorbs in
+# most pairs: two runs' files lie in other pages, and the kernel's flusher, writing back what a
+# run left dirty, takes a core from whichever run is writing then. So the two runs of a pair run
+# one after the other, each with one rank, leaving a core to the flusher and to this test; phases
+# of 64 MiB (5 to 10 ms) vary enough from one repetition to the next that a median's interval is
+# wider than what is left of those differences, and 16 repetitions keep the interval of a ratio
+# within a factor of 2 (else `unclear`). A point that is not `same` in one pair is tried again in
+# the next, up to ATTEMPTS pairs: here a point came out `same` in 10 pairs of 12 (run side by
+# side, in 9 of 12), so one of the two misses in every pair about once in 4,000 runs of this test,
+# while a compare that says anything else of equal runs fails it every time.
 ATTEMPTS = 5
 SAME_COMMAND = ("-a", "c-posix", "-b", "64MiB", "-t", "1MiB", "-i", "16", "--warmup", "1")
 
@@ -70,7 +69,7 @@ SAME_COMMAND = ("-a", "c-posix", "-b", "64MiB", "-t", "1MiB", "-i", "16", "--war
 def test_two_runs_of_the_same_command_are_the_same(tmp_path):
     same: set[str] = set()
     for attempt in range(ATTEMPTS):
-        a, b = jiobench_runs(*((tmp_path / f"{attempt}-{side}", 1, SAME_COMMAND) for side in "ab"))
+        a, b = (jiobench_run(tmp_path / f"{attempt}-{side}", 1, *SAME_COMMAND) for side in "ab")
         out = tmp_path / f"{attempt}-compare"
         done = run_report(["--compare", str(a), str(b), "-o", str(out)])
         assert done.code == 0, done.stderr

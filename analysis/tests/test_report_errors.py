@@ -270,8 +270,8 @@ def test_help_documents_both_forms_the_median_and_the_verdict_rule():
     words = " ".join(done.stdout.split())
     assert "the median MiB/s of its measured repetitions, with its 95% interval from order statistics" in words
     assert "95% interval from the bootstrap (BCa)" in words
-    assert ("faster or slower when the interval excludes 1, same when it holds 1 and spans at most 2x, unclear "
-            "otherwise or with fewer than 6 repetitions a side") in words
+    assert ("same when the interval lies within ±5% of 1, else faster or slower when it excludes 1, same when it "
+            "holds 1 and spans at most 2x, unclear otherwise or with fewer than 6 repetitions a side") in words
     assert "noisy: the 95% interval of the median is wider than ±10% of it" in words
     assert "B/A, the ratio of the median MiB/s, with its 95% interval and a verdict" in words
     assert "c-posix" in words

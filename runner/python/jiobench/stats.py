@@ -8,7 +8,9 @@
 - A ratio is the ratio of two medians. Its 95% interval comes from the bootstrap (BCa), each side's
   repetitions resampled on their own, with a fixed seed so that a run file and a report made again
   from it say the same.
-- A verdict reads the ratio's interval: `faster` or `slower` when it excludes 1, `same` when it
+- A verdict reads the ratio's interval: `same` when all of it lies within ±5% of 1 (a difference
+  that small, however sure, is what two runs of one command differ by: their files lie in other
+  pages, the machine's load moves), else `faster` or `slower` when it excludes 1, `same` when it
   holds 1 and spans at most a factor of 2, `unclear` otherwise, or without an interval.
 """
 from __future__ import annotations
@@ -27,6 +29,9 @@ CONFIDENCE = 0.95
 MIN_REPS = 6
 # A row whose interval's half-width is more than this share of its median is `noisy`.
 NOISY_SHARE = 0.10
+# A ratio whose interval lies within this share of 1 is the same, as criterion.rs's noise threshold
+# says: two runs of one c-posix command, side by side, came out 3 to 5% apart in earnest.
+SAME_WITHIN = 0.05
 # A ratio whose interval holds 1 but spans more than this factor says nothing either way.
 UNCLEAR_SPAN = 2.0
 BOOTSTRAP_RESAMPLES = 10_000
@@ -68,6 +73,8 @@ def verdict(interval: Optional[Sequence[float]]) -> str:
     if interval is None:
         return UNCLEAR
     low, high = interval
+    if 1 / (1 + SAME_WITHIN) <= low and high <= 1 + SAME_WITHIN:
+        return SAME
     if low > 1:
         return FASTER
     if high < 1:

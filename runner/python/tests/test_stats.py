@@ -34,6 +34,12 @@ def test_clearly_separated_samples_are_faster_or_slower():
     assert stats.ratio(slow, fast).value == pytest.approx(np.median(slow) / np.median(fast))
 
 
+def test_a_sure_difference_within_five_percent_is_the_same():
+    assert stats.verdict((1.01, 1.04)) == stats.SAME
+    assert stats.verdict((0.96, 0.99)) == stats.SAME
+    assert stats.verdict((1.01, 1.06)) == stats.FASTER, "not all of it within 5%"
+
+
 def test_an_interval_spanning_more_than_a_factor_two_around_one_is_unclear():
     assert stats.verdict((0.4, 1.2)) == stats.UNCLEAR
     assert stats.verdict((0.6, 1.2)) == stats.SAME
