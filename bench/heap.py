@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from jiobench.table import ratio_text
+from jiobench.model.text import ratio_text
 from ratios import aligned, environment_line, load_runs, medians, ratio, readable, run_rates
 
 IN_PLACE = ["bulk-jni", "ffm-pread"]

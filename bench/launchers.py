@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from jiobench import reduce
-from jiobench.table import ratio_text
+from jiobench.model import reduce
+from jiobench.model.text import ratio_text
 from ratios import aligned, environment_line, load_runs, ratio, readable, view
 
 # What tells the runs of one experiment apart: the launch path, or the JVM's version.

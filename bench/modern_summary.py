@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from jiobench import stats
+from jiobench.model import stats
 from ratios import (MET, MISSED, WITHIN_NOISE, environment_line, load_runs, ratio_text, table, target_ratios,
                     target_verdict, targets)
 

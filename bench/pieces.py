@@ -12,7 +12,7 @@ import statistics
 import sys
 from collections import defaultdict
 
-from jiobench.table import ratio_text
+from jiobench.model.text import ratio_text
 from ratios import aligned, load_runs, ratio, readable, run_rates
 
 # The option that sets each approach's piece, and the one that chooses bulk-jni's read path.

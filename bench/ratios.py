@@ -21,8 +21,8 @@ import json
 import sys
 from typing import Optional, Sequence
 
-from jiobench import reduce, stats
-from jiobench.table import ratio_text, size_text
+from jiobench.model import reduce, stats
+from jiobench.model.text import ratio_text, size_text
 
 MET, MISSED, WITHIN_NOISE = "met", "missed", "within noise"
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import datetime
 import sys
 
-from jiobench import reduce, runfile, table
+from jiobench.model import reduce, runfile
+from jiobench.run import table
 from ratios import environment_line, load_runs
 
 

@@ -15,7 +15,7 @@ import json
 import sys
 from pathlib import Path
 
-from jiobench.table import ratio_text
+from jiobench.model.text import ratio_text
 from ratios import aligned, environment_line, ratio, run_rates
 
 # (sweep, its point's --vary values, approach): one side of a ratio.

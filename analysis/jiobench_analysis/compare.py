@@ -9,7 +9,7 @@ from typing import Sequence
 
 import pandas as pd
 
-from jiobench import stats
+from jiobench.model import stats
 
 from .points import RATIO_COLUMNS, STAT_COLUMNS, bandwidth_points, records_frame, varied_parameters
 from .tables import NOISY, NOISY_NOTE, STONEWALL_MARK, VERDICT_RULE, Cells, format_parameter, markdown, ratio_cell

@@ -19,7 +19,7 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter, NullLocator
 import pandas as pd
 
-from jiobench import stats
+from jiobench.model import stats
 
 from .points import OPS
 from .units import format_size, plural

@@ -13,7 +13,7 @@ from typing import Iterable, Optional, Sequence
 
 import pandas as pd
 
-from jiobench import stats
+from jiobench.model import stats
 
 from .figures import DrawnFigure, figure_slice
 from .points import NOT_MEASURED, OPS

@@ -15,7 +15,7 @@ from typing import Sequence
 
 import pandas as pd
 
-from jiobench.reduce import measured_rates, ratio_to, reference_approach, summarize
+from jiobench.model.reduce import measured_rates, ratio_to, reference_approach, summarize
 
 OPS = ("write", "read")
 

@@ -14,8 +14,8 @@ import textwrap
 from pathlib import Path
 from typing import Optional, Sequence
 
-from jiobench import stats
-from jiobench.reduce import reference_approach
+from jiobench.model import stats
+from jiobench.model.reduce import reference_approach
 
 from .compare import compare, compare_cells, matched, notes, shared_parameters, write_compare
 from .figures import draw_figures, setting_line

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Iterable, Optional
 
-from jiobench import stats, sweepfile
+from jiobench.model import stats, sweepfile
 
 from .sweeps import examine
 

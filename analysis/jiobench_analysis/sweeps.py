@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, NamedTuple
 
-from jiobench import sweepfile
+from jiobench.model import sweepfile
 
 
 class Shortfall(NamedTuple):

@@ -8,9 +8,9 @@ from typing import NamedTuple, Optional, Sequence
 
 import pandas as pd
 
-from jiobench import stats
-from jiobench.reduce import PROGRAMMED, SHORT_PHASE_S
-from jiobench.table import ratio_text
+from jiobench.model import stats
+from jiobench.model.reduce import PROGRAMMED, SHORT_PHASE_S
+from jiobench.model.text import ratio_text
 
 from .points import RATIO_COLUMNS, STAT_COLUMNS
 from .units import format_rate, format_rate_interval, format_size, format_verified

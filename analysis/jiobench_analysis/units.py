@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 from typing import Optional
 
-from jiobench.table import bound_number, ratio_number
+from jiobench.model.text import bound_number, ratio_number
 
 _SIZE_UNITS = [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)]
 

@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 from typing import Mapping, Optional, Sequence, Union
 
-from jiobench.reduce import MIB, reduce_phase, summarize
+from jiobench.model.reduce import MIB, reduce_phase, summarize
 
 _counter = iter(range(1, 1_000_000))
 

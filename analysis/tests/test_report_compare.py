@@ -8,8 +8,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from jiobench import stats
-from jiobench.reduce import measured_rates
+from jiobench.model import stats
+from jiobench.model.reduce import measured_rates
 
 from .handmade_runs import run_file
 from .real_runs import FASTER, RATE, jiobench_run, run_report

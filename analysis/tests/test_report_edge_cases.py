@@ -9,8 +9,8 @@ import pytest
 
 from .handmade_runs import run_file
 from .real_runs import run_report
-from jiobench import stats
-from jiobench.reduce import measured_rates, summarize
+from jiobench.model import stats
+from jiobench.model.reduce import measured_rates, summarize
 from jiobench_analysis.points import bandwidth_points, varied_parameters
 from jiobench_analysis.runs import load_runs
 

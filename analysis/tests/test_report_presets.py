@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from jiobench import sweepfile
+from jiobench.model import sweepfile
 from jiobench_analysis.operations import MIB, operation_rates
 from jiobench_analysis.points import bandwidth_points, varied_parameters
 from jiobench_analysis.runs import load_runs

@@ -13,7 +13,7 @@ import pytest
 from matplotlib import image
 
 from .real_runs import RATE, run_report
-from jiobench.reduce import summarize
+from jiobench.model.reduce import summarize
 from jiobench_analysis.terminal import WIDTH
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

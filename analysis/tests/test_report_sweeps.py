@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from jiobench import sweepfile
+from jiobench.model import sweepfile
 from jiobench_analysis.points import bandwidth_points, varied_parameters
 from jiobench_analysis.runs import load_runs
 

@@ -13,8 +13,8 @@ from typing import Callable, Optional
 import pytest
 
 from conftest import JIOBENCH, run_bounded
-from jiobench.launching import available_memory
-from jiobench.mpi import RANK_OVERHEAD_BYTES
+from jiobench.run.launching import available_memory
+from jiobench.run.mpi import RANK_OVERHEAD_BYTES
 
 TRACES = ("Traceback", "Exception in thread", "\tat org.", "\tat java.", "OutOfMemoryError")
 

@@ -108,7 +108,7 @@ def test_a_signal_the_moment_the_launcher_starts_stops_it_and_every_rank(tmp_pat
         for child in subprocess.run(["ps", "-o", "pid=", "--ppid", str(job.process.pid)], capture_output=True,
                                     text=True).stdout.split():
             try:
-                if b"jiobench.launch" in Path(f"/proc/{child}/cmdline").read_bytes():
+                if b"jiobench.run.rank" in Path(f"/proc/{child}/cmdline").read_bytes():
                     return True
             except OSError:
                 pass

@@ -7,7 +7,7 @@ import os
 import pytest
 
 from conftest import HOME, JIOBENCH
-from jiobench import filesystems, launching
+from jiobench.run import filesystems, launching
 
 STAND_INS = HOME / "runner" / "src" / "test" / "stand-ins"
 

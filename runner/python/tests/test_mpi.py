@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from jiobench import mpi
+from jiobench.run import mpi
 
 
 @pytest.mark.parametrize("text, family, version", [

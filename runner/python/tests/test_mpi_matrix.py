@@ -28,7 +28,7 @@ def jiobench(mpi: str, tmp_path: Path, *args: str, **popen) -> subprocess.Popen:
     assert python.exists(), f"{python} is missing: `make test` installs it"
     env = dict(os.environ, PATH=f"{python.parent}:{os.environ['PATH']}", PYTHONPATH=str(HOME / "runner" / "python"),
                JIOBENCH_HOME=str(HOME))
-    return subprocess.Popen([str(python), "-m", "jiobench.cli", "run", "-n", "2", "--launcher", launcher, "--", *args,
+    return subprocess.Popen([str(python), "-m", "jiobench.run.cli", "-n", "2", "--launcher", launcher, "--", *args,
                              "-o", str(tmp_path / "f.dat"), "--results", str(tmp_path / "results")],
                             env=env, cwd=tmp_path, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **popen)
 
@@ -65,7 +65,7 @@ def test_a_stop_reaches_every_rank_on_each_mpi(tmp_path, mpi):
 def test_an_mpi4py_of_another_mpi_is_refused_before_any_rank_starts(tmp_path):
     python, _, _ = MPIS["mpich"]
     env = dict(os.environ, PYTHONPATH=str(HOME / "runner" / "python"), JIOBENCH_HOME=str(HOME))
-    done = subprocess.run([str(python), "-m", "jiobench.cli", "run", "-n", "2", "--", "-a", "calibrate"], env=env,
+    done = subprocess.run([str(python), "-m", "jiobench.run.cli", "-n", "2", "--", "-a", "calibrate"], env=env,
                           capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert done.returncode == 2, done.stderr
     assert done.stderr.strip().splitlines() == [

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from conftest import HOME, JIOBENCH, Run, not_of_the_heap, per_rank
-from jiobench import collect, mpj, reduce, runfile
+from jiobench.model import reduce, runfile
+from jiobench.run import collect, mpj
 
 ALL = ["raw-bytes", "encode-decode", "data-stream", "buffered-data-stream", "byte-array-stream", "bulk-jni",
        "c-posix", "calibrate"]

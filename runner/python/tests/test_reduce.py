@@ -2,7 +2,7 @@ import math
 
 import pytest
 
-from jiobench import reduce
+from jiobench.model import reduce
 
 
 def record(rank, elapsed, nbytes=1 << 20, rep=0, stonewalled=False, verified=None, transfers=1):

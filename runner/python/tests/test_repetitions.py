@@ -1,6 +1,6 @@
 """-i auto's rule (jiobench.repetitions) on constructed phases; tests/test_auto_repetitions.py runs it."""
-from jiobench import repetitions
-from jiobench.repetitions import Rule
+from jiobench.model import repetitions
+from jiobench.model.repetitions import Rule
 
 RULE = Rule(ci_target=0.05, time_budget_s=100, max_reps=30, forks=1, approaches=2)
 

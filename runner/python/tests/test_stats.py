@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 from scipy import stats as scipy_stats
 
-from jiobench import stats
+from jiobench.model import stats
 
 
 def test_the_median_interval_is_the_order_statistics_the_binomial_allows():

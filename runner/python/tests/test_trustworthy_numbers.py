@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conftest import HOME, per_rank, reference_bytes
-from jiobench import reduce, stats
+from jiobench.model import reduce, stats
 
 JAR = HOME / "runner" / "target" / "jiobench-runner.jar"
 

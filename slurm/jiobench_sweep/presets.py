@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .sweepplan import UsageError
+from jiobench.errors import UsageError
 
 # Every phase ends 0.2 s after its barrier (-D): unbuffered 1-byte operations move a few MiB by
 # then. The runner plans every transfer ahead (36 bytes each), so a 16 MiB block is the most that

@@ -12,9 +12,10 @@ import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from typing import Optional, Sequence
 
-from . import sweepfile
-from .cli import JAR
-from .sweepfile import plural
+from jiobench.model import sweepfile
+from jiobench.errors import UsageError
+from jiobench.paths import JAR
+from jiobench.model.sweepfile import plural
 
 # Runner options the sweep sets itself, and launcher options a --vary may name.
 SWEEP_OWNS = ("--results", "--dry-run")
@@ -23,10 +24,6 @@ LAUNCHER_OPTIONS = {"java": "java", "--java": "java", "jvm-args": "jvm-args", "-
 LAUNCHERS = ("srun", "mpirun", "mpj-multicore", "mpj-niodev")
 DEFAULT_FILE = "jiobench.dat"
 TIME = re.compile(r"^(?:(\d+)-)?(\d+)(?::(\d+))?(?::(\d+))?$")
-
-
-class UsageError(Exception):
-    """A mistake in what the user asked for: one line, exit code 2, nothing submitted."""
 
 
 def counts(option: str, text: Optional[str]) -> list:

@@ -1,6 +1,6 @@
 """What every launch path does alike, whichever way its ranks start (mpi4py or MPJ Express).
 
-Kept apart from `jiobench.launch`, whose import starts MPI through mpi4py.
+Kept apart from `jiobench.run.rank`, whose import starts MPI through mpi4py.
 """
 from __future__ import annotations
 

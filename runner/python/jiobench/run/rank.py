@@ -9,7 +9,7 @@ is left waiting, and rank 0 writes the run file of the phases completed, marked 
 Rank 0 hands the records to `jiobench.collect`, which reduces, prints and writes the run file.
 
 Started by `jiobench run` under mpirun, mpiexec or srun as
-`python -m jiobench.launch [options] -- RUNNER-ARGS`.
+`python -m jiobench.run.rank [options] -- RUNNER-ARGS`.
 """
 from __future__ import annotations
 
@@ -27,7 +27,8 @@ from typing import Optional
 
 from mpi4py import MPI
 
-from . import collect, repetitions, runfile
+from ..model import repetitions, runfile
+from . import collect
 from .launching import (available_memory, empty, files_to_empty, fork_tasks, load_average, run_environment,
                         slurm_environment)
 from .mpi import EXIT_CODE_MARKER, RANK_OVERHEAD_BYTES
@@ -560,7 +561,7 @@ class Rank:
 
 
 def main(argv: Optional[list[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="jiobench.launch", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="jiobench.run.rank", description=__doc__.splitlines()[0])
     parser.add_argument("--java", default="java")
     parser.add_argument("--jar", required=True)
     parser.add_argument("--jvm-args", default="")

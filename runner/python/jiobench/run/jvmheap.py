@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Mapping, Optional
 
-from .table import size_text
+from ..model.text import size_text
 
 # The approaches that hand the transfer array itself to the kernel (bulk-jni where G1 pins, from
 # JDK 22), where its placement shows.

@@ -12,7 +12,8 @@ import time
 from collections import Counter
 from typing import Mapping, Optional, Sequence, TextIO
 
-from . import reduce, repetitions, runfile, table
+from ..model import reduce, repetitions, runfile
+from . import table
 
 
 def failure(message: str, rank: Optional[int] = None, phase: Optional[str] = None, when: str = "during") -> dict:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
-from . import batch, sweepfile
+from jiobench.model import sweepfile
+from . import slurm as batch
 
 
 def steps_done(directory: Path, job_id: str) -> dict[str, str]:

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Optional, Sequence
 
-from .cli import HOME
+from jiobench.paths import HOME
 
 TEMPLATE = HOME / "slurm" / "jiobench.sbatch"
 SBATCH_LINE = re.compile(r"^#{1,2}SBATCH --([a-z-]+)(?:=(.*))?$")

@@ -7,9 +7,11 @@ import shlex
 from pathlib import Path
 from typing import Optional
 
-from . import batch, sweepfile
-from .sweepfile import plural
-from .sweepplan import UsageError, seconds, slurm_time
+from jiobench.model import sweepfile
+from . import slurm as batch
+from jiobench.model.sweepfile import plural
+from jiobench.errors import UsageError
+from .plan import seconds, slurm_time
 
 
 def job_options(manifest: dict, name: str, ntasks: int, nodes: Optional[int], limit: Optional[str],

@@ -10,7 +10,7 @@ import subprocess
 import xml.etree.ElementTree as ElementTree
 from typing import Optional
 
-from .table import size_text
+from ..model.text import size_text
 
 # Where a cache control reaches this node's cache only: the servers of these answer reads too.
 NETWORK_TYPES = re.compile(r"^(fuse\.|nfs|lustre|gpfs|beegfs|cifs|smb|ceph|9p)")

@@ -3,20 +3,14 @@ from __future__ import annotations
 
 from typing import Mapping, Optional, Sequence
 
-from . import repetitions, stats
-from .reduce import SHORT_PHASE_S
+from ..model import repetitions, stats
+from ..model.reduce import SHORT_PHASE_S
+from ..model.text import ratio_text, size_text
 
 # A share of a figure's time worth a sentence under the summary.
 BOOKKEEPING_NOTE_SHARE = 0.05
 
 
-def size_text(n: int) -> str:
-    """The shortest exact binary form: 1048576 → 1MiB."""
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
-        if n < 1024 or n % 1024:
-            return f"{n}{unit}"
-        n //= 1024
-    return f"{n}PiB"
 
 
 def heap_text(jvm: Mapping) -> Optional[str]:
@@ -109,24 +103,10 @@ def interval_text(interval: Optional[Sequence[float]]) -> str:
     return f"[{interval[0]:.2f}, {interval[1]:.2f}]" if interval else "-"
 
 
-def ratio_number(value: float) -> str:
-    """Two decimals, or three significant digits for the tiny ratios of per-element approaches."""
-    return f"{value:.2f}" if value >= 0.1 else f"{value:.3g}"
 
 
-def bound_number(value: float) -> str:
-    return f"{value:.3f}" if value >= 0.1 else f"{value:.3g}"
 
 
-def ratio_text(ratio: Optional[Mapping]) -> str:
-    """`0.77x [0.41, 1.02] same`: a row's ratio as the run file holds it."""
-    if not ratio:
-        return "-"
-    # The bounds with a digit more than the value: an interval that ends just short of 1, printed
-    # to two decimals, would read 1.00 beside `slower`.
-    interval = (f" [{bound_number(ratio['ci95'][0])}, {bound_number(ratio['ci95'][1])}]" if ratio["ci95"]
-                else f" (n<{stats.MIN_REPS})")
-    return f"{ratio_number(ratio['value'])}x{interval} {ratio['verdict']}"
 
 
 def summary_table(rows: Sequence[Mapping]) -> str:

@@ -25,11 +25,12 @@ import time
 from pathlib import Path
 from typing import Optional, Sequence
 
-from . import batch, sweepfile, sweeppresets
-from .cli import OneLineParser
-from .sweepjobs import check_slurm, launcher_of, render_all, run_words
-from .sweepplan import LAUNCHERS, SWEEP_OWNS, UsageError, check_points, plan, seconds, tasks_per_node, varied
-from .sweepstatus import refresh, show_status
+from jiobench.model import sweepfile
+from . import presets as sweeppresets, slurm as batch
+from jiobench.errors import OneLineParser, UsageError
+from .jobs import check_slurm, launcher_of, render_all, run_words
+from .plan import LAUNCHERS, SWEEP_OWNS, check_points, plan, seconds, tasks_per_node, varied
+from .status import refresh, show_status
 
 # Options whose value may start with '-': argparse takes "--jvm-args -Xmx4g" for two options.
 FREE_TEXT = ("--vary", "--launcher-args", "--jvm-args")
@@ -319,3 +320,7 @@ def main(argv: list[str]) -> int:
         return say(str(mistake), 2)
     except sweepfile.SweepError as problem:
         return say(str(problem), 2)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

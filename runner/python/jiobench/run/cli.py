@@ -1,16 +1,10 @@
-"""`jiobench`: the user's verbs.
+"""`jiobench run [-n RANKS] [--launcher NAME] [--jvm-args ARGS] -- RUNNER-OPTIONS`.
 
-  jiobench run [-n RANKS] [--launcher mpirun|mpiexec|srun|mpj-multicore|mpj-niodev] [--jvm-args ARGS] -- RUNNER-OPTIONS
-  jiobench report RESULTS... -o DIR        (and: jiobench report --compare A B)
-  jiobench sweep --dir DIR [--procs LIST] [--vary NAME=V1,V2] [--submit|--allocation|--here] -- RUNNER-OPTIONS
-  jiobench sweep status DIR                (and: jiobench sweep --resume DIR)
-
-`run` starts one launcher per MPI rank (python -m jiobench.launch), each of which starts one JVM
-per fork of each approach.
+Through an MPI launcher it starts one Python launcher per MPI rank (python -m jiobench.run.rank),
+each of which starts one JVM per fork of each approach; through MPJ Express, MPJ's own ranks.
 """
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import shlex
@@ -21,14 +15,14 @@ import sys
 import tempfile
 import threading
 import time
-from pathlib import Path
 from typing import Optional
 
+from ..errors import OneLineParser, UsageError, error
+from ..launchpaths import DEFAULT, LAUNCH_PATHS, is_mpj
+from ..paths import HOME, JAR
 from . import mpi, mpj
 from .launching import available_memory
 
-HOME = Path(os.environ.get("JIOBENCH_HOME", Path(__file__).resolve().parents[3]))
-JAR = Path(os.environ.get("JIOBENCH_JAR", HOME / "runner" / "target" / "jiobench-runner.jar"))
 HELP_FLAGS = {"-h", "--help", "-V", "--version"}
 RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 # Options whose value is itself a list of options ('-Xmx4g ...'): argparse would take it for one.
@@ -40,23 +34,6 @@ STOP_SECONDS, KILL_SECONDS = 10.0, 15.0
 # Where the ranks on this host read which signal `jiobench run` got: they hear it as SIGUSR1,
 # the one signal every MPI launcher passes on and leaves the job alive for.
 STOP_NOTE_VARIABLE = "JIOBENCH_STOP_NOTE"
-
-
-class UserError(Exception):
-    """A mistake in the command: one line, exit code 2."""
-
-
-def error(message: str, code: int = 2) -> int:
-    print(f"jiobench: error: {message}", file=sys.stderr)
-    return code
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """A mistake is one line and exit code 2, as everywhere in jiobench, not argparse's usage block."""
-
-    def error(self, message: str):
-        print(f"jiobench: error: {message} (see 'jiobench {self.prog.split()[-1]} --help')", file=sys.stderr)
-        sys.exit(2)
 
 
 def joined_option_values(argv: list[str]) -> list[str]:
@@ -76,7 +53,7 @@ def split_words(option: str, value: str) -> list[str]:
     try:
         return shlex.split(value)
     except ValueError as problem:
-        raise UserError(f"{option} {value!r}: {problem}") from None
+        raise UsageError(f"{option} {value!r}: {problem}") from None
 
 
 def check_utf8(runner_args: list[str]) -> None:
@@ -85,7 +62,7 @@ def check_utf8(runner_args: list[str]) -> None:
         if any("\udc80" <= ch <= "\udcff" for ch in arg):
             option = runner_args[index - 1] if index and runner_args[index - 1].startswith("-") else arg
             shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-            raise UserError(f"{option}: {shown!r} holds bytes that are not UTF-8, which the JVM cannot name "
+            raise UsageError(f"{option}: {shown!r} holds bytes that are not UTF-8, which the JVM cannot name "
                             "faithfully: rename the file or directory")
 
 
@@ -98,14 +75,14 @@ def check_rank_count(ranks: int) -> None:
         return
     needed = ranks * mpi.RANK_OVERHEAD_BYTES
     if needed > available:
-        raise UserError(f"-n {ranks}: every rank is a launcher and a JVM of about "
+        raise UsageError(f"-n {ranks}: every rank is a launcher and a JVM of about "
                         f"{mpi.RANK_OVERHEAD_BYTES >> 20} MiB, {needed / 2 ** 30:.1f} GiB in all, and this node has "
                         f"{available / 2 ** 30:.1f} GiB free: use at most {available // mpi.RANK_OVERHEAD_BYTES} "
                         "ranks here, or several nodes")
 
 
 def rank_program(options, runner_args: list[str]) -> list[str]:
-    return [sys.executable, "-m", "jiobench.launch", f"--java={options.java}", f"--jar={JAR}",
+    return [sys.executable, "-m", "jiobench.run.rank", f"--java={options.java}", f"--jar={JAR}",
             f"--jvm-args={options.jvm_args}", f"--launcher={options.launcher}", f"--ranks={options.ranks}",
             *([f"--run-id={options.run_id}"] if options.run_id else []),
             f"--command-line={shlex.join(['jiobench', 'run', *options.original])}", "--", *runner_args]
@@ -118,10 +95,10 @@ def launch_command(options, runner_args: list[str]) -> list[str]:
         return ["srun", "--mpi=pmix", "-n", str(options.ranks), *extra, *rank_program(options, runner_args)]
     found = mpi.launcher_mpi(options.launcher)
     if found is None:
-        raise UserError(f"cannot run {options.launcher}: is an MPI installed (Debian: openmpi-bin or mpich)?")
+        raise UsageError(f"cannot run {options.launcher}: is an MPI installed (Debian: openmpi-bin or mpich)?")
     library = mpi.mpi4py_mpi()
     if library is not None and found.family != "unknown" and library.family != found.family:
-        raise UserError(f"{options.launcher} is {found.describe()} but mpi4py uses {library.describe()}: the ranks "
+        raise UsageError(f"{options.launcher} is {found.describe()} but mpi4py uses {library.describe()}: the ranks "
                         f"would not find each other; put the {library.describe()} launcher first on PATH or "
                         "install mpi4py for the other")
     return mpi.launch_prefix(options.launcher, found, options.ranks, extra) + rank_program(options, runner_args)
@@ -235,7 +212,7 @@ def run(argv: list[str]) -> int:
         description="Run the per-rank runner on RANKS MPI ranks and reduce their timings to aggregate MiB/s.",
         epilog="Per-rank options go after '--'; 'jiobench run -- --help' lists them.")
     parser.add_argument("-n", "--ranks", type=int, default=1, help="MPI ranks (default: 1)")
-    parser.add_argument("--launcher", choices=["mpirun", "mpiexec", "srun", *mpj.LAUNCHERS], default="mpirun",
+    parser.add_argument("--launcher", choices=list(LAUNCH_PATHS), default=DEFAULT,
                         help="mpirun (default) or mpiexec of the installed MPI, srun --mpi=pmix inside a Slurm "
                              "allocation, or MPJ Express (mpj-multicore: ranks as threads of one JVM; mpj-niodev: "
                              "a JVM per rank)")
@@ -250,21 +227,21 @@ def run(argv: list[str]) -> int:
     options.original = argv
     try:
         if options.ranks < 1:
-            raise UserError(f"-n must be at least 1, not {options.ranks}")
+            raise UsageError(f"-n must be at least 1, not {options.ranks}")
         if options.run_id is not None and not RUN_ID.fullmatch(options.run_id):
-            raise UserError(f"--run-id {options.run_id!r} is not a name: letters, digits, '.', '_' and '-', "
+            raise UsageError(f"--run-id {options.run_id!r} is not a name: letters, digits, '.', '_' and '-', "
                             "starting with a letter or digit")
         if not JAR.is_file():
-            raise UserError(f"the runner is not built ({JAR} is missing): run 'make build' in {HOME}")
+            raise UsageError(f"the runner is not built ({JAR} is missing): run 'make build' in {HOME}")
         jvm_args = split_words("--jvm-args", options.jvm_args)
         check_utf8(runner_args)
         if HELP_FLAGS.intersection(runner_args):
             return subprocess.call([options.java, *jvm_args, "-jar", str(JAR), *runner_args])
         check_rank_count(options.ranks)
-        if options.launcher in mpj.LAUNCHERS:
+        if is_mpj(options.launcher):
             return mpj.run(options, runner_args, JAR)
         command = launch_command(options, runner_args)
-    except UserError as mistake:
+    except UsageError as mistake:
         return error(str(mistake))
     # A signal while the launcher starts is held until the job can pass it on: by default it
     # would end this process and leave the launcher's session running on its own.
@@ -293,30 +270,8 @@ def run(argv: list[str]) -> int:
     return code
 
 
-def report(argv: list[str]) -> int:
-    from jiobench_analysis import report as analysis_report
-
-    return analysis_report.main(argv)
-
-
-def sweep(argv: list[str]) -> int:
-    from . import sweep as sweeps
-
-    return sweeps.main(argv)
-
-
-VERBS = {"run": run, "report": report, "sweep": sweep}
-
-
 def main(argv: Optional[list[str]] = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if not argv or argv[0] in ("-h", "--help"):
-        print(__doc__.strip())
-        return 0 if argv else 2
-    verb, rest = argv[0], argv[1:]
-    if verb not in VERBS:
-        return error(f"unknown command '{verb}' (expected: {', '.join(VERBS)})")
-    return VERBS[verb](rest)
+    return run(sys.argv[1:] if argv is None else argv)
 
 
 if __name__ == "__main__":

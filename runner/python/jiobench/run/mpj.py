@@ -33,10 +33,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Iterator, Optional
 
-from . import collect, runfile
+from ..errors import error
+from ..launchpaths import MPJ_DEVICES
+from ..model import runfile
+from . import collect
 from .launching import empty, files_to_empty, fork_tasks, load_average, run_environment, slurm_environment
 
-LAUNCHERS = {"mpj-multicore": "multicore", "mpj-niodev": "niodev"}
 # MPJ_HOME names another installation, such as MPJ Express's own release; Debian's by default.
 INSTALLED_HOME = Path(os.environ.get("MPJ_HOME", "/usr/share/mpj"))
 # What MPJ's jars name in their manifests, and where Debian keeps them.
@@ -64,11 +66,6 @@ PEER_DEATH_S = 0.3
 # daemon of this run's own that has run none of the job's JVMs for this long tells of it.
 NO_RANKS_S = 15.0
 DAEMON_START_S = 30.0
-
-
-def error(message: str, code: int = 2) -> int:
-    print(f"jiobench: error: {message}", file=sys.stderr)
-    return code
 
 
 def missing(jar: Path) -> Optional[str]:
@@ -413,7 +410,7 @@ class MpjRun:
         self.options = options
         self.runner_args = runner_args
         self.jar = jar
-        self.device = LAUNCHERS[options.launcher]
+        self.device = MPJ_DEVICES[options.launcher]
         self.current: Optional[Job] = None
         launcher_args = shlex.split(options.launcher_args)
         # With a machines file the user runs MPJ's daemons on those machines; on this host alone

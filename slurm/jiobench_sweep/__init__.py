@@ -1,0 +1,1 @@
+"""`jiobench sweep`: a campaign of `jiobench run` points as Slurm jobs, one allocation, or here."""
