@@ -2,20 +2,15 @@
 from __future__ import annotations
 
 import json
-import math
 import sys
 from pathlib import Path
 from typing import Iterable, Optional
 
-from jiobench.model import stats, sweepfile
+from jiobench.model import runfile, sweepfile
+from jiobench.model.runfile import READABLE_SCHEMAS, SCHEMA, SCHEMA_FAMILY
 
 from .sweeps import examine
 
-SCHEMA = "jiobench-run/3"
-# Version 1 (before forks and warm-up) still loads: its phases are fork 0, none of them warm-up.
-# Versions 1 and 2 (before the median's interval and ratios) get those from their phases.
-READABLE_SCHEMAS = ("jiobench-run/1", "jiobench-run/2", SCHEMA)
-SCHEMA_FAMILY = "jiobench-run/"
 
 
 class ReportError(Exception):
@@ -28,116 +23,6 @@ class _NotARunFile(ReportError):
 
 class _NotJSON(_NotARunFile):
     """Unreadable as JSON: perhaps a run file cut short, so a directory search says so."""
-
-
-# What each key of a run file must hold (docs/run-file.md). A check is a function of the value that
-# returns what was expected when the value is wrong, else None; keys marked optional came later
-# than schema 1 or are informative only.
-def _number(low: float = 0.0, whole: bool = False):
-    def check(value):
-        kinds = (int,) if whole else (int, float)
-        if isinstance(value, bool) or not isinstance(value, kinds) or not math.isfinite(value) or value < low:
-            return f"{'a whole' if whole else 'a finite'} number of at least {low:g}"
-        return None
-    return check
-
-
-def _text(value):
-    return None if isinstance(value, str) and value else "a non-empty text"
-
-
-def _flag(value):
-    return None if isinstance(value, bool) else "true or false"
-
-
-def _optional(check):
-    return lambda value: None if value is None else check(value)
-
-
-def _one_of(*choices):
-    return lambda value: None if value in choices else " or ".join(map(repr, choices))
-
-
-def _either(*checks):
-    def check(value):
-        problems = [one(value) for one in checks]
-        return None if None in problems else " or ".join(problems)
-    return check
-
-
-def _object(value):
-    return None if isinstance(value, dict) else "an object"
-
-
-def _list_of(check):
-    def checked(value):
-        if not isinstance(value, list):
-            return "a list"
-        return next((f"a list of {problem}" for problem in map(check, value) if problem), None)
-    return checked
-
-
-def _interval(value):
-    if value is None:
-        return None
-    if not isinstance(value, list) or len(value) != 2 or any(_number(-math.inf)(v) for v in value):
-        return "null or [low, high]"
-    return None
-
-
-WHOLE, RATE, SECONDS = _number(whole=True), _number(), _number()
-RUN_KEYS = {"schema": _text, "run_id": _text, "parameters": None, "environment": None, "phases": None,
-            "summary": None}
-PARAMETER_KEYS = {"approaches": _list_of(_text), "block_size": _number(1, True), "transfer_size": _number(1, True),
-                  "segments": _number(1, True), "repetitions": _number(1, True), "type": _text}
-# From schema 3 on, `-i auto` leaves the count to the runner, which writes it in each summary row.
-AUTO_PARAMETER_KEYS = {**PARAMETER_KEYS, "repetitions": _either(_number(1, True), _one_of("auto"))}
-ENVIRONMENT_KEYS = {"ranks": _number(1, True), "hosts": _list_of(_text), "launcher": _text}
-PHASE_KEYS = {"approach": _text, "op": _one_of("write", "read"), "rep": WHOLE, "ranks": _number(1, True),
-              "bytes": WHOLE, "seconds": SECONDS, "bw_mib_s": RATE, "stonewalled": _flag,
-              "verified": _optional(_flag)}
-LATER_PHASE_KEYS = {"fork": WHOLE, "warmup": _flag, "short": _flag, "first_done_s": SECONDS, "transfers": WHOLE}
-SUMMARY_KEYS = {"approach": _text, "op": _one_of("write", "read"), "ranks": _number(1, True),
-                "reps": _number(1, True), "bw_mib_s": None, "stonewalled": _flag, "verified": _optional(_flag)}
-LATER_SUMMARY_KEYS = {"forks": WHOLE, "short": _flag, "seconds_mean": SECONDS, "bytes_mean": RATE,
-                      "median_ci95": _interval, "noisy": _flag, "ratio": _optional(_object)}
-STATISTICS = {"max": RATE, "min": RATE, "mean": RATE, "stddev": RATE}
-LATER_STATISTICS = {"median": RATE, "ci95": _interval}
-RATIO_KEYS = {"to": _text, "value": RATE, "ci95": _interval,
-              "verdict": _one_of(stats.FASTER, stats.SLOWER, stats.SAME, stats.UNCLEAR)}
-
-
-def _check(where: str, mapping, required: dict, later: Optional[dict] = None) -> None:
-    """Every required key present and right, every later key right where present."""
-    if not isinstance(mapping, dict):
-        raise ReportError(f"{where} is not an object")
-    missing = [key for key in required if key not in mapping]
-    if missing:
-        raise ReportError(f"{where} lacks {', '.join(missing)}")
-    for key, check in [*required.items(), *(later or {}).items()]:
-        if check is None or key not in mapping:
-            continue
-        problem = check(mapping[key])
-        if problem:
-            raise ReportError(f"{where}.{key} is {json.dumps(mapping[key])}, expected {problem}")
-
-
-def _check_run(path: Path, run: dict) -> None:
-    _check(str(path), run, RUN_KEYS, {key: _optional(_object) for key in ("incomplete", "noise", "auto")})
-    _check(f"{path}: parameters", run["parameters"], AUTO_PARAMETER_KEYS if run["schema"] == SCHEMA else PARAMETER_KEYS)
-    _check(f"{path}: environment", run["environment"], ENVIRONMENT_KEYS,
-           {"ranks_per_host": lambda v: None if isinstance(v, dict) and not any(_number(1, True)(c) for c in v.values())
-            else "an object of host: rank count"})
-    for name, required, later in (("phases", PHASE_KEYS, LATER_PHASE_KEYS), ("summary", SUMMARY_KEYS, LATER_SUMMARY_KEYS)):
-        rows = run[name]
-        if not isinstance(rows, list):
-            raise ReportError(f"{path}: '{name}' is not a list")
-        for index, row in enumerate(rows):
-            _check(f"{path}: {name}[{index}]", row, required, later)
-            if name == "summary":
-                _check(f"{path}: {name}[{index}].bw_mib_s", row["bw_mib_s"], STATISTICS, LATER_STATISTICS)
-                if row.get("ratio") is not None:
-                    _check(f"{path}: {name}[{index}].ratio", row["ratio"], RATIO_KEYS)
 
 
 def load_run(path: Path) -> dict:
@@ -158,7 +43,10 @@ def load_run(path: Path) -> dict:
     if schema not in READABLE_SCHEMAS:
         raise ReportError(f"{path}: unknown run file schema {schema!r} (this version reads "
                           f"{', '.join(READABLE_SCHEMAS)})")
-    _check_run(path, run)
+    try:
+        runfile.check(path, run)
+    except runfile.Malformed as problem:
+        raise ReportError(str(problem)) from None
     run["path"] = str(path)
     return run
 
