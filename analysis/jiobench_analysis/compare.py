@@ -1,6 +1,6 @@
 """Two sets of runs side by side (before/after a JDK upgrade, two filesystems, ...): at each point
 both measured, B/A, the ratio of the median MiB/s, with its 95% interval and its verdict
-(`jiobench.stats.ratio` over the two sides' measured repetitions)."""
+(`jiobench.model.stats.ratio` over the two sides' measured repetitions)."""
 from __future__ import annotations
 
 import math

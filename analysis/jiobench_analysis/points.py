@@ -3,8 +3,8 @@
 A point is (approach, op, ranks) plus the value of every parameter that differs between the
 runs read together (transfer size, buffer size, ..., and the JVM). One run at a point: its
 `summary` row as written, with what an older schema lacks (the median's interval, `noisy`)
-computed from its phases. Several runs at a point: `jiobench.reduce.summarize` over their phases.
-Ratios to the reference: `jiobench.reduce.ratio_to` over the points' measured repetitions. The
+computed from its phases. Several runs at a point: `jiobench.model.reduce.summarize` over their phases.
+Ratios to the reference: `jiobench.model.reduce.ratio_to` over the points' measured repetitions. The
 same reduction the runner applied, never a formula of our own.
 """
 from __future__ import annotations

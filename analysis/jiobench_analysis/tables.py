@@ -25,7 +25,7 @@ STATISTICS_NOTE = ("Statistics over the measured repetitions of every fork (warm
                    "The figure is the median, with its 95% interval from order statistics (distribution-free; "
                    f"none under {stats.MIN_REPS} repetitions); then the mean and ± the half width of its 95% "
                    "confidence interval (Student's t), min, max and population stddev as IOR prints them.")
-# How a ratio's interval is read (jiobench.stats.verdict).
+# How a ratio's interval is read (jiobench.model.stats.verdict).
 VERDICT_RULE = (f"same when the interval lies within ±{stats.SAME_WITHIN:.0%} of 1, else faster or slower when it "
                 f"excludes 1, same when it holds 1 and spans at most {stats.UNCLEAR_SPAN:g}x, unclear otherwise or "
                 f"with fewer than {stats.MIN_REPS} repetitions a side")
