@@ -1,6 +1,6 @@
 """Run files made by hand for the edge cases a real run cannot be told to produce (a c-posix
 reference next to slow approaches, stonewalled phases, failed verification), written exactly as
-docs/run-file.md says, with `phases` and `summary` computed by `jiobench.reduce`."""
+docs/run-file.md says, with `phases` and `summary` computed by `jiobench.model.reduce`."""
 from __future__ import annotations
 
 import json

@@ -16,7 +16,7 @@ from .real_runs import FASTER, RATE, jiobench_run, run_report
 
 
 def expected_ratio(a: Path, b: Path, approach: str, op: str, ranks: int) -> stats.Ratio:
-    """B/A as jiobench.stats makes it from the two run files' measured phases."""
+    """B/A as jiobench.model.stats makes it from the two run files' measured phases."""
     key = (approach, op, ranks)
     rates = [measured_rates(json.loads(path.read_text())["phases"])[key] for path in (a, b)]
     return stats.ratio(rates[1], rates[0])
