@@ -25,13 +25,19 @@ import time
 from pathlib import Path
 from typing import Optional, Sequence
 
-from jiobench.model import sweepfile
-from . import presets as sweeppresets, slurm as batch
 from jiobench.errors import OneLineParser, UsageError
-from .jobs import check_slurm, launcher_of, render_all, run_words
-from .plan import LAUNCHERS, SWEEP_OWNS, check_points, plan, seconds, tasks_per_node, varied
-from .status import refresh, show_status
+from jiobench.launchpaths import LAUNCH_PATHS
+from jiobench.model import sweepfile
+from jiobench.paths import HOME
 
+from . import presets, slurm
+from .jobs import check_slurm, launcher_of, render_all, run_words, write_jobs
+from .plan import SWEEP_OWNS, check_points, plan, seconds, tasks_per_node, varied
+from .status import refresh, show_status
+from .templates import quoted
+
+# A point run here, and the report after it, are `jiobench run` and `jiobench report` as in a job.
+JIOBENCH = HOME / "bin" / "jiobench"
 # Options whose value may start with '-': argparse takes "--jvm-args -Xmx4g" for two options.
 FREE_TEXT = ("--vary", "--launcher-args", "--jvm-args")
 
@@ -53,7 +59,7 @@ def submit(directory: Path, points: list[dict], mode: str, waiting: Sequence[str
     after the `waiting` jobs (of points still running from before)."""
     try:
         if mode == "allocation":
-            job_id = batch.submit("jobs/allocation.sbatch", directory)
+            job_id = slurm.submit("jobs/allocation.sbatch", directory)
             for point in points:
                 point.update(mode=mode, job_id=job_id, state="PENDING", exit_code=None)
                 save_point(directory, point)
@@ -62,14 +68,14 @@ def submit(directory: Path, points: list[dict], mode: str, waiting: Sequence[str
         else:
             job_ids = []
             for point in points:
-                job_id = batch.submit(point["script"], directory)
+                job_id = slurm.submit(point["script"], directory)
                 point.update(mode=mode, job_id=job_id, state="PENDING", exit_code=None)
                 save_point(directory, point)
                 job_ids.append(job_id)
                 print(f"  {point['id']:<{width(points)}}  job {job_id}")
-        report = batch.submit("jobs/report.sbatch", directory,
+        report = slurm.submit("jobs/report.sbatch", directory,
                               dependency="afterany:" + ":".join(dict.fromkeys([*job_ids, *waiting])))
-    except batch.SlurmError as refused:
+    except slurm.SlurmError as refused:
         return say(f"sbatch refused a job: {refused}; what was submitted is in {directory}/sweep.json "
                    f"(jiobench sweep --resume {directory} submits the rest)", 1)
     sweepfile.update(directory, lambda m: m.update(report={"job_id": report, "state": "PENDING", "exit_code": None}))
@@ -93,8 +99,8 @@ def run_here(directory: Path, manifest: dict, points: list[dict]) -> int:
         started = time.monotonic()
         with open(directory / "logs" / f"{point['id']}.here.out", "w") as out, \
                 open(directory / "logs" / f"{point['id']}.here.err", "w") as err:
-            process = subprocess.Popen([sys.executable, "-m", "jiobench.cli", "run", *words], cwd=directory,
-                                       stdout=out, stderr=err, start_new_session=True)
+            process = subprocess.Popen([str(JIOBENCH), "run", *words], cwd=directory, stdout=out, stderr=err,
+                                       start_new_session=True)
             try:
                 code = process.wait()
             except KeyboardInterrupt:
@@ -115,10 +121,8 @@ def run_here(directory: Path, manifest: dict, points: list[dict]) -> int:
 
 
 def make_report(directory: Path) -> int:
-    from jiobench_analysis import report
-
-    print()
-    return report.main([str(directory), "-o", str(directory / "report")])
+    print(flush=True)
+    return subprocess.run([str(JIOBENCH), "report", str(directory), "-o", str(directory / "report")]).returncode
 
 
 def say(message: str, code: int) -> int:
@@ -132,7 +136,7 @@ def parser() -> argparse.ArgumentParser:
         usage="jiobench sweep --dir DIR [OPTIONS] [--submit | --allocation | --here] -- RUNNER-OPTIONS\n"
               "       jiobench sweep status DIR\n       jiobench sweep --resume DIR [--submit | --allocation | --here]",
         epilog="Lists are comma-separated. Runner options go after '--' ('jiobench run -- --help'\nlists them).\n\n"
-               "Presets (--preset NAME; docs/sweep.md):\n" + sweeppresets.help_lines(),
+               "Presets (--preset NAME; docs/sweep.md):\n" + presets.help_lines(),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--dir", type=Path, help="the sweep's directory, which must not exist yet")
     parser.add_argument("--resume", type=Path, metavar="DIR",
@@ -150,7 +154,7 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--account", help="Slurm account")
     parser.add_argument("--time", metavar="LIMIT", help="time limit of each point (Slurm's format)")
     parser.add_argument("--exclusive", action="store_true", help="each job takes its nodes whole")
-    parser.add_argument("--launcher", choices=LAUNCHERS,
+    parser.add_argument("--launcher", choices=list(LAUNCH_PATHS),
                         help="how a job starts its ranks (default: srun --mpi=pmix; --here: mpirun; MPJ Express on one node)")
     parser.add_argument("--launcher-args", default="", help="extra arguments for srun or mpirun, as one string")
     parser.add_argument("--java", help="the java every point runs (default: java)")
@@ -194,18 +198,18 @@ def new_sweep(options, argv: list[str]) -> int:
             raise UsageError(f"--vary {name} is given twice")
     preset = None
     if options.preset:
-        dimensions, options.runner_args, preset = sweeppresets.apply(options.preset, dimensions, options.runner_args)
+        dimensions, options.runner_args, preset = presets.apply(options.preset, dimensions, options.runner_args)
     for launcher_option in ("java", "jvm-args", "launcher"):
         if launcher_option in names and getattr(options, launcher_option.replace("-", "_")):
             raise UsageError(f"--{launcher_option} and --vary {launcher_option}: give it in one place")
     if options.mode == "here" and "srun" in (options.launcher, *dict(dimensions).get("launcher", [])):
-        raise UsageError("--here runs the points on this machine (mpirun or MPJ Express), not through srun")
+        raise UsageError("--here runs the points on this machine (mpirun, mpiexec or MPJ Express), not through srun")
     if options.time:
-        seconds(options.time)
+        seconds(quoted("--time", options.time, sbatch_line=True))
     points, left_out = plan(options, dimensions)
     for index, point in enumerate(points, start=1):
-        launcher = point["launcher"] or options.launcher or ""
-        if launcher.startswith("mpj-") and (point["nodes"] or 1) > 1:
+        launcher = point["launcher"] or options.launcher
+        if launcher and not LAUNCH_PATHS[launcher].spans_nodes and (point["nodes"] or 1) > 1:
             raise UsageError(f"point {index} of {len(points)}, {point['id']} ({sweepfile.point_label(point)}): "
                              f"{launcher} starts its ranks on one node; srun or mpirun spans several")
     manifest = {
@@ -216,12 +220,13 @@ def new_sweep(options, argv: list[str]) -> int:
                   "exclusive": options.exclusive, "tasks_per_node": tasks_per_node(options)},
         "points": points, "report": None, "preset": preset,
     }
+    scripts = render_all(manifest, points)
     if options.mode in ("submit", "allocation"):
         check_slurm(manifest, points, options.mode)
     check_points(points)
     for folder in ("jobs", "logs", "results"):
         (directory / folder).mkdir(parents=True, exist_ok=folder != "jobs")
-    render_all(directory, manifest, points)
+    write_jobs(directory, scripts)
     sweepfile.write(directory, manifest)
     print(f"jiobench sweep: {len(points)} points in {directory}, each checked with the runner's options"
           + (f"; left out: {', '.join(left_out)}" if left_out else ""))
@@ -276,6 +281,7 @@ def resume(options) -> int:
               + (f": {len(running)} still pending or running" if running else ", every one has a complete run file"))
         return make_report(directory) if options.mode == "here" and not running else 0
     mode = options.mode
+    scripts = render_all(manifest, pending)
     if mode in ("submit", "allocation"):
         check_slurm(manifest, pending, mode)
     print(f"jiobench sweep: {len(pending)} of {len(manifest['points'])} points of {directory} to run again"
@@ -286,11 +292,11 @@ def resume(options) -> int:
         set_aside(directory, point)
         point.update(mode=None, job_id=None, state="RENDERED", exit_code=None)
         save_point(directory, point)
-    render_all(directory, manifest, pending)
+    write_jobs(directory, scripts)
     code = start(directory, manifest, pending, mode, [point["job_id"] for point in running])
     replaced = manifest.get("report")
     if code == 0 and mode in ("submit", "allocation") and replaced and replaced["state"] == "PENDING":
-        batch.cancel(replaced["job_id"])  # the new report job reports every point
+        slurm.cancel(replaced["job_id"])  # the new report job reports every point
         print(f"  cancelled report job {replaced['job_id']}, which the new one replaces")
     return code
 

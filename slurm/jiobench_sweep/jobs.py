@@ -1,28 +1,34 @@
-"""The batch scripts of a sweep, rendered from slurm/jiobench.sbatch: one per point, one that runs
-every point as a step of one allocation, and the report job's; and the `jiobench run` command of
-a point, which `--here` runs as it is."""
+"""The jobs of a sweep: one per point, one that runs every point as a step of one allocation, and
+the report's, each rendered from its template (templates.py); and the `jiobench run` command of a
+point, which `--here` runs as it is."""
 from __future__ import annotations
 
-import shlex
+import textwrap
 from pathlib import Path
 from typing import Optional
 
-from jiobench.model import sweepfile
-from . import slurm as batch
-from jiobench.model.sweepfile import plural
 from jiobench.errors import UsageError
+from jiobench.launchpaths import LAUNCH_PATHS, is_mpj
+from jiobench.model import sweepfile
+from jiobench.model.sweepfile import plural
+
+from . import slurm, templates
 from .plan import seconds, slurm_time
+from .templates import quoted
 
 
-def job_options(manifest: dict, name: str, ntasks: int, nodes: Optional[int], limit: Optional[str],
-                whole: bool = True) -> dict:
-    """The #SBATCH options of one job of the sweep; `whole` false for the report's small job."""
-    slurm = manifest["slurm"]
-    return {"job-name": f"jiobench-{name}", "nodes": nodes if whole else None, "ntasks": ntasks,
-            "ntasks-per-node": slurm["tasks_per_node"] if whole else None, "time": limit,
-            "partition": slurm["partition"], "account": slurm["account"],
-            "exclusive": slurm["exclusive"] and whole, "output": f"logs/{name}.%j.out",
-            "error": f"logs/{name}.%j.err"}
+def job_options(manifest: dict, name: str, ntasks: int, nodes: Optional[int], limit: Optional[str]) -> dict:
+    """The #SBATCH options of a job that runs points."""
+    settings = manifest["slurm"]
+    return {**small_job_options(manifest, name, ntasks, limit), "nodes": nodes,
+            "ntasks-per-node": settings["tasks_per_node"], "exclusive": settings["exclusive"]}
+
+
+def small_job_options(manifest: dict, name: str, ntasks: int, limit: Optional[str]) -> dict:
+    """The #SBATCH options every job of the sweep has; the report's job has only these."""
+    settings = manifest["slurm"]
+    return {"job-name": f"jiobench-{name}", "ntasks": ntasks, "time": limit, "partition": settings["partition"],
+            "account": settings["account"], "output": f"logs/{name}.%j.out", "error": f"logs/{name}.%j.err"}
 
 
 def point_job(manifest: dict, point: dict) -> dict:
@@ -42,14 +48,13 @@ REPORT_SECONDS = 600  # a report of hundreds of runs takes a minute; a short lim
 
 def report_job(manifest: dict) -> dict:
     limit = manifest["slurm"]["time"]
-    return job_options(manifest, "report", 1, None,
-                       slurm_time(min(seconds(limit), REPORT_SECONDS)) if limit else None, whole=False)
+    return small_job_options(manifest, "report", 1, slurm_time(min(seconds(limit), REPORT_SECONDS)) if limit else None)
 
 
 def check_slurm(manifest: dict, points: list[dict], mode: str) -> None:
     """sbatch --test-only on every distinct job: an unknown partition or account, a job larger
     than the cluster, a wrong time limit are Slurm's own one line, before anything is submitted."""
-    if not batch.has_slurm():
+    if not slurm.has_slurm():
         raise UsageError(f"--{mode} needs Slurm's sbatch, which is not installed here (--here runs the "
                          "points on this machine)")
     jobs = [allocation_job(manifest, points)] if mode == "allocation" else [point_job(manifest, p) for p in points]
@@ -60,14 +65,15 @@ def check_slurm(manifest: dict, points: list[dict], mode: str) -> None:
             continue
         seen.add(shape)
         try:
-            batch.test_only({name: value for name, value in shape})
-        except batch.SlurmError as refused:
-            size = plural(job["ntasks"], "task") + (f" on {plural(job['nodes'], 'node')}" if job["nodes"] else "")
+            slurm.test_only(dict(shape))
+        except slurm.SlurmError as refused:
+            nodes = job.get("nodes")
+            size = plural(job["ntasks"], "task") + (f" on {plural(nodes, 'node')}" if nodes else "")
             raise UsageError(f"sbatch refuses {job['job-name']} ({size}): {refused}") from None
 
 
-class Ranks(str):
-    """The rank count as the shell is to read it (a variable, not a quoted word)."""
+class ShellText(str):
+    """A word the script writes as it is (a variable the shell expands), not quoted."""
 
 
 def run_words(point: dict, launcher: str, ranks: str, launcher_args: str) -> list[str]:
@@ -82,26 +88,31 @@ def run_words(point: dict, launcher: str, ranks: str, launcher_args: str) -> lis
     return words + ["--", *point["runner_args"]]
 
 
-def shell_word(word: str) -> str:
+def option_of(words: list[str], index: int) -> str:
+    """The option a word gives or belongs to, as a mistake in it is to name it."""
+    word = words[index]
+    if word.startswith("-"):
+        return word.split("=", 1)[0]
+    previous = words[index - 1] if index else ""
+    return previous if previous.startswith("-") and previous != "--" else "a runner argument"
+
+
+def shell_word(words: list[str], index: int) -> str:
     """A word quoted for bash; of `--name=value`, only the value, which reads better."""
-    if isinstance(word, Ranks):
+    word = words[index]
+    if isinstance(word, ShellText):
         return word
+    option = option_of(words, index)
     name, equals, value = word.partition("=")
-    if word.startswith("--") and equals and shlex.quote(name) == name:
-        return f"{name}={shlex.quote(value)}"
-    return shlex.quote(word)
+    if word.startswith("--") and equals and quoted(option, name) == name:
+        return f"{name}={quoted(option, value)}"
+    return quoted(option, word)
 
 
-def shell_line(prefix: str, words: list[str]) -> str:
-    """A command line for bash, wrapped before the runner options."""
-    text = " ".join(shell_word(word) for word in words)
-    return prefix + text.replace(" -- ", " -- \\\n    ", 1)
-
-
-LAUNCHER_NOTES = {"srun": "srun --mpi=pmix starts one rank per task of the job",
-                  "mpirun": "mpirun takes its slots from the job's allocation",
-                  "mpj-multicore": "MPJ Express runs the ranks as threads of one JVM on the job's node",
-                  "mpj-niodev": "MPJ Express starts a JVM per rank on the job's node"}
+def shell_line(prefix: str, words: list[str]) -> list[str]:
+    """A command for bash, wrapped before the runner options."""
+    text = " ".join(shell_word(words, index) for index in range(len(words)))
+    return (prefix + text.replace(" -- ", " -- \\\n    ", 1)).splitlines()
 
 
 def launcher_of(manifest: dict, point: dict) -> str:
@@ -109,18 +120,17 @@ def launcher_of(manifest: dict, point: dict) -> str:
     return point.get("launcher") or manifest["launcher"]
 
 
-def point_body(manifest: dict, point: dict) -> list[str]:
+def point_commands(manifest: dict, point: dict) -> list[str]:
+    """The run of the point's job; for an MPI launcher, the other way of starting it in a job too."""
     launcher = launcher_of(manifest, point)
-    ntasks = Ranks('"$SLURM_NTASKS"')
-    # exec: the run is then the job's own process, which Slurm's SIGTERM (scancel, the time limit)
-    # reaches and waits for, so it ends its phase and writes its run file before anything is killed.
-    body = [f"# {LAUNCHER_NOTES[launcher]}.",
-            shell_line('exec "$jiobench" run ', run_words(point, launcher, ntasks, manifest["launcher_args"]))]
-    if launcher not in ("srun", "mpirun"):
-        return body
+    ntasks = ShellText('"$SLURM_NTASKS"')
+    commands = [f"# {LAUNCH_PATHS[launcher].job_note}.",
+                *shell_line('exec "$jiobench" run ', run_words(point, launcher, ntasks, manifest["launcher_args"]))]
+    if is_mpj(launcher):
+        return commands
     other = "mpirun" if launcher == "srun" else "srun"
     alternative = shell_line('exec "$jiobench" run ', run_words(point, other, ntasks, ""))
-    return body + [f"# Or {LAUNCHER_NOTES[other]}:", *(f"# {line}" for line in alternative.splitlines())]
+    return commands + [f"# Or {LAUNCH_PATHS[other].job_note}:", *(f"# {line}" for line in alternative)]
 
 
 def step_words(manifest: dict, point: dict) -> list[str]:
@@ -134,46 +144,33 @@ def step_words(manifest: dict, point: dict) -> list[str]:
     return run_words(point, launcher_of(manifest, point), str(point["procs"]), launcher_args)
 
 
-ALLOCATION_PROLOGUE = [
-    "# The points one job step after another; a point that fails leaves the others running. Each",
-    "# point's output goes to logs/POINT.JOB.out and .err, its exit code to logs/steps.JOB. Slurm's",
-    "# SIGTERM (scancel, the time limit) reaches the running point itself; this script waits for it",
-    "# to write its run file rather than end and have the job's processes killed.",
-    "trap : TERM",
-    "step() {",
-    "  local point=$1 code=0",
-    "  shift",
-    '  "$@" >"logs/$point.$SLURM_JOB_ID.out" 2>"logs/$point.$SLURM_JOB_ID.err" &',
-    "  local child=$!",
-    '  while kill -0 "$child" 2>/dev/null; do wait "$child" || code=$?; done',
-    '  echo "$point $code" >>"logs/steps.$SLURM_JOB_ID"',
-    "}",
-]
-
-REPORT_BODY = [
-    "# After every point has ended (afterany): the state of each, then the report of their run files.",
-    '"$jiobench" sweep status .',
-    '"$jiobench" report . -o report',
-]
+def header(what: str, template: Path) -> list[str]:
+    return [f"{what}.", *textwrap.wrap(f"Rendered from {templates.source(template)} by `jiobench sweep`; submit it "
+                                        "from the sweep's directory, which holds sweep.json, logs/ and results/. "
+                                        "`jiobench sweep status DIR` follows it.", 95, break_on_hyphens=False)]
 
 
-def header(what: str) -> list[str]:
-    return [f"{what}.",
-            "Rendered from slurm/jiobench.sbatch by `jiobench sweep`; submit it from the sweep's directory,",
-            "which holds sweep.json, logs/ and results/. `jiobench sweep status DIR` follows it."]
-
-
-def render_all(directory: Path, manifest: dict, points: list[dict]) -> None:
-    """A script per point, the allocation's for `points`, and the report's, into DIR/jobs."""
-    jobs = directory / "jobs"
-    jobs.mkdir(exist_ok=True)
+def render_all(manifest: dict, points: list[dict]) -> dict[str, str]:
+    """A script per point, the allocation's for `points`, and the report's: path within the
+    sweep's directory -> text. A value that cannot stand in a script is refused here, before
+    anything is written."""
+    scripts = {}
     for point in points:
-        text = batch.render(header(f"Point {point['id']} of a jiobench sweep ({sweepfile.point_label(point)})"),
-                            point_job(manifest, point), point_body(manifest, point))
-        (directory / point["script"]).write_text(text, encoding="utf-8")
-    steps = [shell_line(f"step {point['id']} \"$jiobench\" run ", step_words(manifest, point)) for point in points]
-    text = batch.render(header(f"All {len(points)} points of a jiobench sweep in one allocation"),
-                        allocation_job(manifest, points), ALLOCATION_PROLOGUE + steps)
-    (jobs / "allocation.sbatch").write_text(text, encoding="utf-8")
-    text = batch.render(header("The report of a jiobench sweep"), report_job(manifest), REPORT_BODY)
-    (jobs / "report.sbatch").write_text(text, encoding="utf-8")
+        what = f"Point {point['id']} of a jiobench sweep ({sweepfile.point_label(point)})"
+        scripts[point["script"]] = templates.render(templates.POINT, header(what, templates.POINT),
+                                                    point_job(manifest, point), point_commands(manifest, point))
+    steps = [line for point in points
+             for line in shell_line(f"step {quoted('--run-id', point['id'])} \"$jiobench\" run ",
+                                    step_words(manifest, point))]
+    what = f"All {len(points)} points of a jiobench sweep in one allocation"
+    scripts["jobs/allocation.sbatch"] = templates.render(templates.ALLOCATION, header(what, templates.ALLOCATION),
+                                                         allocation_job(manifest, points), steps)
+    scripts["jobs/report.sbatch"] = templates.render(templates.REPORT, header("The report of a jiobench sweep",
+                                                                              templates.REPORT), report_job(manifest))
+    return scripts
+
+
+def write_jobs(directory: Path, scripts: dict[str, str]) -> None:
+    (directory / "jobs").mkdir(exist_ok=True)
+    for path, text in scripts.items():
+        (directory / path).write_text(text, encoding="utf-8")

@@ -14,6 +14,7 @@ from typing import Optional, Sequence
 
 from jiobench.model import sweepfile
 from jiobench.errors import UsageError
+from jiobench.launchpaths import LAUNCH_PATHS
 from jiobench.paths import JAR
 from jiobench.model.sweepfile import plural
 
@@ -21,9 +22,8 @@ from jiobench.model.sweepfile import plural
 SWEEP_OWNS = ("--results", "--dry-run")
 LAUNCHER_OPTIONS = {"java": "java", "--java": "java", "jvm-args": "jvm-args", "--jvm-args": "jvm-args",
                     "launcher": "launcher", "--launcher": "launcher"}
-LAUNCHERS = ("srun", "mpirun", "mpj-multicore", "mpj-niodev")
 DEFAULT_FILE = "jiobench.dat"
-TIME = re.compile(r"^(?:(\d+)-)?(\d+)(?::(\d+))?(?::(\d+))?$")
+TIME = re.compile(r"(?:(\d+)-)?(\d+)(?::(\d+))?(?::(\d+))?")
 
 
 def counts(option: str, text: Optional[str]) -> list:
@@ -56,8 +56,8 @@ def varied(text: str) -> tuple[str, list[str]]:
     for word in words:
         if not word:
             raise UsageError(f"--vary {text}: an empty value")
-        if name == "launcher" and word not in LAUNCHERS:
-            raise UsageError(f"--vary {text}: {word} is no launcher ({', '.join(LAUNCHERS)})")
+        if name == "launcher" and word not in LAUNCH_PATHS:
+            raise UsageError(f"--vary {text}: {word} is no launcher ({', '.join(LAUNCH_PATHS)})")
         if words.count(word) > 1:
             raise UsageError(f"--vary {text}: {word} appears twice")
     return name, words
@@ -65,7 +65,7 @@ def varied(text: str) -> tuple[str, list[str]]:
 
 def seconds(text: str) -> int:
     """A Slurm time limit (minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS) in seconds."""
-    match = TIME.match(text)
+    match = TIME.fullmatch(text)
     if not match:
         raise UsageError(f"--time {text}: not a Slurm time limit (minutes, HH:MM:SS or D-HH:MM:SS)")
     days, first, second, third = (int(part) if part else None for part in match.groups())
@@ -207,7 +207,11 @@ def dry_run(point: dict) -> tuple[Optional[dict], Optional[str]]:
     """The point's runner options through the runner's own parser, in the point's own JVM:
     (parameters, None) or (None, what is wrong)."""
     java = point["java"] or os.environ.get("JIOBENCH_JAVA", "java")
-    command = [java, *shlex.split(point["jvm_args"]), "-jar", str(JAR), *point["runner_args"], "--dry-run"]
+    try:
+        jvm_args = shlex.split(point["jvm_args"])
+    except ValueError as problem:
+        return None, f"--jvm-args {point['jvm_args']!r}: {problem}"
+    command = [java, *jvm_args, "-jar", str(JAR), *point["runner_args"], "--dry-run"]
     env = {key: value for key, value in os.environ.items() if key != "JIOBENCH_CONTROL"}
     try:
         done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)

@@ -1,5 +1,5 @@
-"""Slurm for `jiobench sweep`: batch scripts rendered from slurm/jiobench.sbatch, and the client
-commands that check, submit and follow them (sbatch, scontrol, sacct)."""
+"""Slurm's client commands as `jiobench sweep` calls them: sbatch to check and submit the jobs,
+scancel, and scontrol (sacct where accounting keeps more) to follow them."""
 from __future__ import annotations
 
 import os
@@ -12,43 +12,9 @@ from typing import Optional, Sequence
 
 from jiobench.paths import HOME
 
-TEMPLATE = HOME / "slurm" / "jiobench.sbatch"
-SBATCH_LINE = re.compile(r"^#{1,2}SBATCH --([a-z-]+)(?:=(.*))?$")
-# Where the template's own example ends and a rendered job's commands begin.
-PROLOGUE_END = re.compile(r"^jiobench=")
-
 
 class SlurmError(Exception):
     """A Slurm command refused something; the message is Slurm's own reason, in one line."""
-
-
-def render(header_comment: Sequence[str], options: dict, body: Sequence[str],
-           template: Path = TEMPLATE) -> str:
-    """The template with its first comment replaced by `header_comment`, every #SBATCH line set
-    from `options` (name -> value; True for a flag; an option left out stays commented, as a
-    placeholder) and everything after its `jiobench=` line replaced by `body`."""
-    lines = template.read_text(encoding="utf-8").splitlines()
-    shebang, rest = lines[0], lines[1:]
-    first_option = next(i for i, line in enumerate(rest) if SBATCH_LINE.match(line))
-    rendered = [shebang, *(f"# {line}".rstrip() for line in header_comment)]
-    known = set()
-    for line in rest[first_option:]:
-        match = SBATCH_LINE.match(line)
-        if match:
-            name, placeholder = match.groups()
-            known.add(name)
-            value = options.get(name)
-            if value is None or value is False:
-                rendered.append(f"##SBATCH --{name}" + (f"={placeholder}" if placeholder else ""))
-            else:
-                rendered.append(f"#SBATCH --{name}" + ("" if value is True else f"={value}"))
-            continue
-        rendered.append(line)
-        if PROLOGUE_END.match(line):
-            break
-    unknown = set(options) - known
-    assert not unknown, f"{template} has no #SBATCH line for {sorted(unknown)}"
-    return "\n".join(rendered + ["", *body]) + "\n"
 
 
 def sbatch_options(options: dict) -> list[str]:

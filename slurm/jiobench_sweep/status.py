@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Optional
 
 from jiobench.model import sweepfile
-from . import slurm as batch
+from . import slurm
 
 
 def steps_done(directory: Path, job_id: str) -> dict[str, str]:
@@ -26,7 +26,7 @@ def refresh(directory: Path) -> dict:
                if point["mode"] in ("submit", "allocation") and point["job_id"]]
     if manifest.get("report"):
         lookups.append(manifest["report"]["job_id"])
-    known = batch.job_states(lookups)
+    known = slurm.job_states(lookups)
     updates = {}
     for point in manifest["points"]:
         if point["mode"] == "submit" and point["job_id"] in known:

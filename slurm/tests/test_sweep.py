@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOME, JIOBENCH, modern_java, wait_for_job
+from runner_tests import HOME, JIOBENCH, modern_java, slurm, wait_for_job  # noqa: F401 (slurm: a fixture)
 
 # MiB/s per rank: calibrate takes a second over a 4 MiB block, against which the milliseconds a
 # busy machine adds to a rank's last wake-up stay small; no warm-up, to keep the points short.
@@ -331,7 +331,7 @@ def test_mpj_points_are_rendered_for_mpj_express_and_kept_to_one_node(tmp_path):
 
 @pytest.mark.skipif(modern_java() is None, reason="one JDK only in /usr/lib/jvm: nothing to compare")
 def test_a_sweep_compares_jdks_point_by_point(tmp_path):
-    """--vary java=A,B, the README's JDK comparison: each point's ranks run the JVM it names."""
+    """--vary java=A,B, docs/cluster.md's JDK comparison: each point's ranks run the JVM it names."""
     default_java = shutil.which("java")
     directory = tmp_path / "sweep"
     done = sweep("--dir", str(directory), "--procs", "1", "--vary", f"java={default_java},{modern_java()}", "--here",
@@ -349,6 +349,6 @@ def test_a_launcher_of_no_kind_is_refused(tmp_path):
     done = sweep("--dir", str(tmp_path / "sweep"), "--vary", "launcher=mpirun,pbs", "--here", "--", *SMALL_RUNS,
                  cwd=tmp_path)
     assert done.returncode == 2 and done.stderr.strip().splitlines() == [
-        "jiobench: error: --vary launcher=mpirun,pbs: pbs is no launcher (srun, mpirun, mpj-multicore, "
+        "jiobench: error: --vary launcher=mpirun,pbs: pbs is no launcher (mpirun, mpiexec, srun, mpj-multicore, "
         "mpj-niodev)"], done.stderr
     assert not (tmp_path / "sweep").exists()

@@ -19,7 +19,9 @@ LAUNCH_PATHS = {path.name: path for path in (
     LaunchPath("mpiexec", "mpi4py", True, "mpiexec takes its slots from the job's allocation"),
     LaunchPath("srun", "mpi4py", True, "srun --mpi=pmix starts one rank per task of the job"),
     LaunchPath("mpj-multicore", "mpj", False, "MPJ Express runs the ranks as threads of one JVM on the job's node"),
-    LaunchPath("mpj-niodev", "mpj", True, "MPJ Express starts a JVM per rank on the job's node"),
+    # Its daemons start the ranks' JVMs from the launching node's private copy of MPJ Express,
+    # which other nodes do not see: one node.
+    LaunchPath("mpj-niodev", "mpj", False, "MPJ Express starts a JVM per rank on the job's node"),
 )}
 DEFAULT = "mpirun"
 # MPJ Express's device for each of its launch paths.

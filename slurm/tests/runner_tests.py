@@ -1,0 +1,22 @@
+"""The runner tests' helpers and fixtures (runner/python/tests/conftest.py: the checkout,
+bin/jiobench, a real single-node Slurm), for the sweep's tests. Loaded from that file under a name
+of its own: a second `conftest` module would hide the runner tests' own when both run at once."""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+NAME = "jiobench_runner_tests_conftest"
+if NAME not in sys.modules:
+    _spec = importlib.util.spec_from_file_location(
+        NAME, Path(__file__).resolve().parents[2] / "runner" / "python" / "tests" / "conftest.py")
+    sys.modules[NAME] = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(sys.modules[NAME])
+_conftest = sys.modules[NAME]
+
+HOME = _conftest.HOME
+JIOBENCH = _conftest.JIOBENCH
+modern_java = _conftest.modern_java
+wait_for_job = _conftest.wait_for_job
+slurm = _conftest.slurm  # a fixture: a test module that imports it can use it

@@ -1,0 +1,133 @@
+"""The job scripts a sweep renders carry every value a user gives as that value and nothing more:
+each script runs under bash with stand-ins for jiobench, srun and mpirun that print their
+arguments, and each value arrives as one argument, or is refused in one line before anything is
+made. The templates themselves are bash."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from runner_tests import HOME, JIOBENCH
+
+TEMPLATES = [HOME / "slurm" / "jiobench.sbatch", *sorted((HOME / "slurm" / "templates").glob("*.sbatch"))]
+# Each would make a file named CANARY if the shell ran what it holds.
+HOSTILE = "$(touch CANARY) `touch CANARY` 'single' \"double\" \\ ; touch CANARY & *"
+# In place of a command: a line of its name and arguments, each ended by a NUL (no value a job
+# script carries holds a newline).
+STAND_IN = "#!/bin/bash\nprintf '%s\\0' \"$(basename \"$0\")\" \"$@\"\necho\n"
+
+
+@pytest.mark.parametrize("template", TEMPLATES, ids=lambda path: path.name)
+def test_every_template_is_bash(template):
+    checked = subprocess.run(["bash", "-n", str(template)], capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stderr
+
+
+def stand_ins(directory: Path) -> dict:
+    """The environment a rendered job runs in here: jiobench (through JIOBENCH_HOME), srun and
+    mpirun are stand-ins, and Slurm's variables are set."""
+    home_bin = directory / "home" / "bin"
+    home_bin.mkdir(parents=True)
+    for tool in (home_bin / "jiobench", directory / "srun", directory / "mpirun"):
+        tool.write_text(STAND_IN)
+        tool.chmod(0o755)
+    return dict(os.environ, PATH=f"{directory}:{os.environ['PATH']}", JIOBENCH_HOME=str(directory / "home"),
+                SLURM_NTASKS="1", SLURM_JOB_ID="7")
+
+
+def run_script(text: str, directory: Path, env: dict) -> list[list[str]]:
+    """The script run by bash in `directory`: the arguments of each stand-in it ran."""
+    done = subprocess.run(["bash", "-c", text], capture_output=True, text=True, cwd=directory, env=env, timeout=30)
+    assert done.returncode == 0, done.stderr
+    return calls(done.stdout)
+
+
+def calls(output: str) -> list[list[str]]:
+    """The stand-ins' printed arguments, one list per call (each starts with its name)."""
+    return [line.split("\0")[:-1] for line in output.split("\n")[:-1]]
+
+
+def uncommented_alternative(script: str) -> str:
+    """The script with the run it offers instead (`# exec ...` and its continuation) uncommented
+    in place of its own."""
+    lines = script.splitlines()
+    prologue = lines[:next(index for index, line in enumerate(lines) if line.startswith("jiobench=")) + 1]
+    start = next(index for index, line in enumerate(lines) if line.startswith('# exec "$jiobench"'))
+    return "\n".join(prologue + [line[2:] for line in lines[start:start + 2]]) + "\n"
+
+
+def test_every_value_a_user_gives_arrives_as_one_argument_and_runs_nothing(tmp_path):
+    odd = tmp_path / f"odd {HOSTILE.replace('/', '')}"
+    odd.mkdir()
+    java = odd / "java"
+    java.symlink_to(shutil.which("java"))
+    jvm_args = f"-Dq={shlex.quote(HOSTILE)}"  # one JVM option, as `jiobench run` splits it
+    launcher_args = f"--label {HOSTILE}"
+    test_file = odd / "f.dat"
+    partition, account = "batch$(touch${IFS}CANARY)", "proj`touch${IFS}CANARY`"
+    directory = tmp_path / "sweep"
+    done = subprocess.run(
+        [str(JIOBENCH), "sweep", "--dir", str(directory), "--procs", "1", "--partition", partition, "--account",
+         account, "--time", "5", "--java", str(java), "--launcher-args", launcher_args,
+         "--vary", f"jvm-args={jvm_args},-Dq=$HOME", "--", "-a", "calibrate", "-b", "1MiB", "-o", str(test_file)],
+        capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert done.returncode == 0, done.stderr
+    manifest = json.loads((directory / "sweep.json").read_text())
+    points = manifest["points"]
+    assert [point["jvm_args"] for point in points] == [jvm_args, "-Dq=$HOME"]
+    env = stand_ins(tmp_path / "stand-ins")
+    for point in points:
+        script = (directory / point["script"]).read_text()
+        assert f"\n#SBATCH --partition={partition}\n#SBATCH --account={account}\n" in script, script
+        for call in (run_script(script, directory, env), run_script(uncommented_alternative(script), directory, env)):
+            (args,) = call
+            assert args[:2] == ["jiobench", "run"]
+            assert args[args.index("--java") + 1] == str(java)
+            assert f"--jvm-args={point['jvm_args']}" in args
+            assert args[args.index("--") + 1:] == point["runner_args"]
+            assert args[args.index("--") + 1:][-4:-2] == ["-o", f"{test_file}.{point['id']}"]
+        assert f"--launcher-args={launcher_args}" in run_script(script, directory, env)[0]
+
+    (directory / "logs").mkdir(exist_ok=True)
+    assert run_script((directory / "jobs" / "allocation.sbatch").read_text(), directory, env) == []
+    for point in points:
+        (args,) = calls((directory / "logs" / f"{point['id']}.7.out").read_text())
+        assert f"--launcher-args=-J {point['id']} --time=5 {launcher_args}" in args, args
+        assert args[args.index("--") + 1:] == point["runner_args"]
+    assert (directory / "logs" / "steps.7").read_text().split("\n")[:-1] == [f"{p['id']} 0" for p in points]
+    report = run_script((directory / "jobs" / "report.sbatch").read_text(), directory, env)
+    assert report == [["jiobench", "sweep", "status", "."], ["jiobench", "report", ".", "-o", "report"]]
+    assert not list(tmp_path.rglob("CANARY")), "a value ran as a command"
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--partition", "batch\ntouch /tmp/x"], r"--partition 'batch\ntouch /tmp/x': holds a control character"),
+    (["--account", "a\nb"], r"--account 'a\nb': holds a control character"),
+    (["--account", "a\rb"], r"--account 'a\rb': holds a control character"),
+    (["--time", "5\n"], r"--time '5\n': holds a control character"),
+    (["--java", "/usr/bin/java\nid"], r"--java '/usr/bin/java\nid': holds a control character"),
+    (["--jvm-args", "-Xmx1g\n-Xms1g"], r"--jvm-args '-Xmx1g\n-Xms1g': holds a control character"),
+    (["--launcher-args", "--x\ttab"], r"--launcher-args '--x\ttab': holds a control character"),
+    (["--vary", "jvm-args=-Da=1,-Da=\x7f"], r"--jvm-args '-Da=\x7f': holds a control character"),
+    (["--vary", "-t=1MiB,2\nMiB"], r"-t '2\nMiB': holds a control character"),
+    (["--", "-o", "f\n.dat"], "-o '"),
+    (["--partition", "batch debug"], "--partition 'batch debug': an #SBATCH line cannot hold white space"),
+    (["--account", "it's"], "--account \"it's\": an #SBATCH line cannot hold white space, quotes"),
+    (["--partition", "a#b"], "--partition 'a#b': an #SBATCH line cannot hold"),
+])
+def test_a_value_no_job_script_can_carry_is_one_line_and_leaves_nothing(tmp_path, arguments, message):
+    options, runner = (arguments[:arguments.index("--")], arguments[arguments.index("--") + 1:]) \
+        if "--" in arguments else (arguments, [])
+    done = subprocess.run([str(JIOBENCH), "sweep", "--dir", "sweep", *options, "--", "-a", "calibrate", *runner],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == 2, done
+    assert re.fullmatch(r"jiobench: error: [^\n]*\n", done.stderr), done.stderr
+    assert message in done.stderr
+    assert not (tmp_path / "sweep").exists()
