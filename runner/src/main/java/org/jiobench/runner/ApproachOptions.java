@@ -1,12 +1,16 @@
 package org.jiobench.runner;
 
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import org.jiobench.workloads.Approach;
 import org.jiobench.workloads.ApproachOption;
 import org.jiobench.workloads.ApproachSettings;
 import org.jiobench.workloads.Approaches;
+import org.jiobench.workloads.OptionValues;
 import picocli.CommandLine.Model.ArgGroupSpec;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -14,7 +18,9 @@ import picocli.CommandLine.ParameterException;
 
 /**
  * The approaches' own options on the command line: {@code --ID.NAME}, one help section per
- * approach, each value checked by the option itself. The runner knows none of them by name.
+ * approach, each value checked by the option itself; an option that was once the whole run's
+ * also keeps its old {@code --NAME}, which sets it for every approach that has it. The runner
+ * knows none of them by name.
  */
 final class ApproachOptions {
     private ApproachOptions() {
@@ -22,6 +28,11 @@ final class ApproachOptions {
 
     /** Adds every approach's options to the command, each approach's under a heading of its id. */
     static void addTo(CommandSpec spec) {
+        for (ApproachOption option : runWideOptions()) {
+            spec.addOption(OptionSpec.builder("--" + option.runWideName()).type(String.class)
+                    .paramLabel(option.label()).description("Sets " + String.join(", ", spellingsOf(option))
+                            + " at once (default: " + option.defaultValue() + ").").build());
+        }
         for (Approach approach : Approaches.all()) {
             if (approach.options().isEmpty()) continue;
             ArgGroupSpec.Builder group = ArgGroupSpec.builder().exclusive(false).validate(false).multiplicity("0..1")
@@ -34,37 +45,100 @@ final class ApproachOptions {
         }
     }
 
-    /** The values given for the chosen approaches' options, by {@code ID.NAME}; a bad one is a ParameterException. */
-    static Map<String, Object> values(CommandSpec spec, List<Approach> chosen) {
-        Map<String, Object> values = new LinkedHashMap<>();
+    /**
+     * The values given for the chosen approaches' options, by {@code ID.NAME}, and for every
+     * run-wide spelling, chosen approaches or not, as when it was the run's own; a bad one is a
+     * ParameterException.
+     */
+    static OptionValues values(CommandSpec spec, List<Approach> chosen) {
+        Map<String, Object> byKey = new LinkedHashMap<>();
         for (Approach approach : chosen) {
             for (ApproachOption option : approach.options()) {
-                OptionSpec given = spec.findOption(name(approach, option));
-                String text = given == null ? null : given.getValue();
-                if (text == null) continue;
-                try {
-                    values.put(ApproachSettings.key(approach, option), option.parse(text));
-                } catch (IllegalArgumentException e) {
-                    throw new ParameterException(spec.commandLine(), name(approach, option) + ": " + e.getMessage());
-                }
+                parseGiven(spec, name(approach, option), option).ifPresent(value ->
+                        byKey.put(OptionValues.key(approach, option), value));
             }
         }
-        return values;
+        Map<String, Object> runWide = new LinkedHashMap<>();
+        for (ApproachOption option : runWideOptions()) {
+            parseGiven(spec, "--" + option.runWideName(), option).ifPresent(value ->
+                    runWide.put(option.runWideName(), value));
+        }
+        return new OptionValues(byKey, runWide);
     }
 
-    /** Every option of the run's approaches with the value in force, for the run file: id → name → value. */
-    static Map<String, Map<String, Object>> describe(List<Approach> approaches, ApproachSettings settings) {
-        Map<String, Map<String, Object>> described = new LinkedHashMap<>();
-        for (Approach approach : approaches) {
-            if (approach.options().isEmpty()) continue;
-            Map<String, Object> options = new LinkedHashMap<>();
-            for (ApproachOption option : approach.options()) options.put(option.name(), settings.option(approach, option));
-            described.put(approach.id(), options);
+    private static Optional<Object> parseGiven(CommandSpec spec, String name, ApproachOption option) {
+        OptionSpec given = spec.findOption(name);
+        String text = given == null ? null : given.getValue();
+        if (text == null) return Optional.empty();
+        try {
+            return Optional.of(option.parse(text));
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), name + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * The run-wide options as the run file records them, by their old keys ({@code buffer_size}):
+     * the value the run's approaches that have the option share, or else what the run-wide
+     * spelling set (its default when not given), as the key always meant.
+     */
+    static Map<String, Object> describeRunWide(List<Approach> approaches, ApproachSettings settings) {
+        Map<String, Object> described = new LinkedHashMap<>();
+        for (ApproachOption option : runWideOptions()) {
+            described.put(option.runWideName().replace('-', '_'), recordedRunWide(option, approaches, settings));
         }
         return described;
     }
 
+    /**
+     * Every option of the run's approaches with the value in force, for the run file: id → name →
+     * value. A run-wide option appears here only for an approach whose value its old key does not
+     * already say.
+     */
+    static Map<String, Map<String, Object>> describe(List<Approach> approaches, ApproachSettings settings) {
+        Map<String, Map<String, Object>> described = new LinkedHashMap<>();
+        for (Approach approach : approaches) {
+            Map<String, Object> options = new LinkedHashMap<>();
+            for (ApproachOption option : approach.options()) {
+                Object value = settings.option(approach, option);
+                if (option.runWideName() == null || !value.equals(recordedRunWide(option, approaches, settings))) {
+                    options.put(option.name(), value);
+                }
+            }
+            if (!options.isEmpty()) described.put(approach.id(), options);
+        }
+        return described;
+    }
+
+    private static Object recordedRunWide(ApproachOption option, List<Approach> approaches, ApproachSettings settings) {
+        Set<Object> inForce = new LinkedHashSet<>();
+        for (Approach approach : approaches) {
+            for (ApproachOption own : approach.options()) {
+                if (option.runWideName().equals(own.runWideName())) inForce.add(settings.option(approach, own));
+            }
+        }
+        return inForce.size() == 1 ? inForce.iterator().next() : settings.options().runWideValue(option);
+    }
+
+    /** One option per run-wide name, in the registry's order. */
+    private static List<ApproachOption> runWideOptions() {
+        Map<String, ApproachOption> byName = new LinkedHashMap<>();
+        for (Approach approach : Approaches.all()) {
+            for (ApproachOption option : approach.options()) {
+                if (option.runWideName() != null) byName.putIfAbsent(option.runWideName(), option);
+            }
+        }
+        return List.copyOf(byName.values());
+    }
+
+    /** The {@code --ID.NAME} of every approach whose option the run-wide one sets. */
+    private static List<String> spellingsOf(ApproachOption runWide) {
+        return Approaches.all().stream().flatMap(approach -> approach.options().stream()
+                .filter(option -> runWide.runWideName().equals(option.runWideName()))
+                .map(option -> name(approach, option))).toList();
+    }
+
     private static String name(Approach approach, ApproachOption option) {
-        return "--" + ApproachSettings.key(approach, option);
+        return "--" + OptionValues.key(approach, option);
     }
 }

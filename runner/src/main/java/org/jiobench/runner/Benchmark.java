@@ -46,18 +46,21 @@ final class Benchmark {
         MemoryNeeds.check(settings, task.approaches(settings), Runtime.getRuntime().maxMemory(),
                 world.ranksInThisJvm());
         this.targets = new Targets(settings, world.rank());
-        this.writePlan = new BlockPlan(world.rank(), world.size(), settings.blockSize(), settings.transferSize(),
-                settings.segments(), settings.filePerProcess(), settings.order(), settings.seed());
-        int shift = settings.reorderOffset() > 0 ? settings.reorderOffset() : world.reorderShift();
-        this.readPlan = settings.reorder() ? writePlan.forRank((world.rank() + shift) % world.size()) : writePlan;
-        this.planBytes = (long) writePlan.transferCount() * settings.transferSize();
-        this.extentWritten = writePlan.fileExtent() * (settings.filePerProcess() ? world.size() : 1);
-        this.timer = new PhaseTimer(settings, world);
+        Geometry geometry = settings.geometry();
+        this.writePlan = new BlockPlan(world.rank(), world.size(), geometry.blockSize(), geometry.transferSize(),
+                geometry.segments(), geometry.filePerProcess(), geometry.order(), settings.elements().seed());
+        Honesty honesty = settings.honesty();
+        int shift = honesty.reorderOffset() > 0 ? honesty.reorderOffset() : world.reorderShift();
+        this.readPlan = honesty.reorder() ? writePlan.forRank((world.rank() + shift) % world.size()) : writePlan;
+        this.planBytes = (long) writePlan.transferCount() * geometry.transferSize();
+        this.extentWritten = writePlan.fileExtent() * (geometry.filePerProcess() ? world.size() : 1);
+        this.timer = new PhaseTimer(settings.approachSettings(), settings.honesty(), settings.deadline(), world,
+                StopRequest::requested);
     }
 
     /** @return the exit code: 0, 1 when verification failed, 2 when the run could not start */
     int run() throws UsageError, IOException {
-        if (task.first() && settings.direct()) DirectIo.check(settings, targets.fileOf(readPlan.rank()));
+        if (task.first() && settings.honesty().direct()) DirectIo.check(settings, targets.fileOf(readPlan.rank()));
         List<Path> created = task.first()
                 ? targets.prepare(readPlan.rank(), readPlan.fileExtent(), extentWritten)
                 : List.of();
@@ -69,35 +72,37 @@ final class Benchmark {
     }
 
     private int run(List<Path> created) throws IOException {
-        Map<String, Object> environment = Environment.describe(settings.file(),
-                settings.transferSize() * settings.batchSlots());
+        Geometry geometry = settings.geometry();
+        Elements elements = settings.elements();
+        Map<String, Object> environment = Environment.describe(geometry.file(),
+                geometry.transferSize() * geometry.batchSlots());
         environment.put("plan_memory_bytes", MemoryNeeds.bytes(settings, task.approaches(settings)));
         if (!world.ready(settings.describe(), environment, created)) return 2;
-        transfers = new Transfers(writePlan.fileOffsets(), writePlan.firstElements(settings.type()),
-                readPlan.fileOffsets(), readPlan.firstElements(settings.type()));
-        verifiedFile = new VerifiedTransfers(settings.verify() ? writePlan.transferCount() : 0);
+        transfers = new Transfers(writePlan.fileOffsets(), writePlan.firstElements(elements.type()),
+                readPlan.fileOffsets(), readPlan.firstElements(elements.type()));
+        verifiedFile = new VerifiedTransfers(settings.honesty().verify() ? writePlan.transferCount() : 0);
         targets.remember(readPlan.rank());
         Map<Approach, TransferBuffer> buffers = new LinkedHashMap<>();
         for (Approach approach : task.approaches(settings)) {
-            buffers.put(approach, new TransferBuffer(approach.dataForm(), settings.type(),
-                    (int) settings.transferSize(), settings.batchSlots(), settings.seed(), settings.byteOrder()));
-            verifiedReads.put(approach, new VerifiedTransfers(settings.verify() ? readPlan.transferCount() : 0));
+            buffers.put(approach, new TransferBuffer(approach.dataForm(), elements.type(),
+                    (int) geometry.transferSize(), geometry.batchSlots(), elements.seed(), elements.byteOrder()));
+            verifiedReads.put(approach, new VerifiedTransfers(settings.honesty().verify() ? readPlan.transferCount() : 0));
         }
         // Repetitions outermost, as IOR does: a slow spell of a shared machine then touches every
         // approach of this JVM alike instead of all repetitions of one.
         List<Approach> running = new ArrayList<>(buffers.keySet());
         for (int rep = 0; !running.isEmpty(); rep++) {
-            boolean warmup = rep < settings.warmup();
+            boolean warmup = rep < settings.schedule().warmup();
             for (Approach approach : running) {
                 TransferBuffer buffer = buffers.get(approach);
                 long readable = planBytes;
-                if (settings.write()) {
+                if (settings.schedule().write()) {
                     long[] written = write(approach, rep, warmup, buffer);
                     readable = Math.min(readable, written[readPlan.rank()]);
                 }
-                if (settings.read()) read(approach, rep, warmup, buffer, readable);
+                if (settings.schedule().read()) read(approach, rep, warmup, buffer, readable);
             }
-            if (!warmup) running = stillRunning(running, rep + 1 - settings.warmup());
+            if (!warmup) running = stillRunning(running, rep + 1 - settings.schedule().warmup());
         }
         world.finish(firstFailure == null ? 0 : 1, firstFailure);
         return firstFailure == null ? 0 : 1;
@@ -105,7 +110,7 @@ final class Benchmark {
 
     /** The approaches that run another measured repetition after {@code measured} of them in this fork. */
     private List<Approach> stillRunning(List<Approach> running, int measured) throws IOException {
-        Repetitions repetitions = settings.repetitions();
+        Repetitions repetitions = settings.schedule().repetitions();
         if (!repetitions.automatic()) return repetitions.countAllows(measured) ? running : List.of();
         List<String> going = world.anotherRepetition(task.fork(), running.stream().map(Approach::id).toList());
         return running.stream().filter(approach -> going.contains(approach.id())).toList();
@@ -117,10 +122,11 @@ final class Benchmark {
         Phase phase = new Phase(approach, IoMode.WRITE, task.fork(), rep, warmup, file, transfers.writeOffsets(),
                 transfers.writeFirstElements(), planBytes, verifiedFile);
         RankRecord record = timed(phase, buffer);
-        if (settings.verify() && approach.dataForm() != DataForm.NONE && record.bytes() > 0) {
+        if (settings.honesty().verify() && approach.dataForm() != DataForm.NONE && record.bytes() > 0) {
+            Elements elements = settings.elements();
             long wrong = FileCheck.firstWrongByte(file, transfers.writeOffsets(), transfers.writeFirstElements(),
-                    record.bytes(), settings.type(), settings.byteOrder(), (int) settings.transferSize(),
-                    settings.seed(), phase.verified());
+                    record.bytes(), elements.type(), elements.byteOrder(), (int) settings.geometry().transferSize(),
+                    elements.seed(), phase.verified());
             String error = wrong < 0 ? null : Verification.describe(file, wrong);
             record = record.checked(error);
         }
@@ -131,7 +137,7 @@ final class Benchmark {
             throws IOException {
         Phase phase = new Phase(approach, IoMode.READ, task.fork(), rep, warmup, targets.fileOf(readPlan.rank()),
                 transfers.readOffsets(), transfers.readFirstElements(), readable, verifiedReads.get(approach));
-        if (settings.dropCache() && approach.dataForm() != DataForm.NONE) PageCache.drop(phase.file());
+        if (settings.honesty().dropCache() && approach.dataForm() != DataForm.NONE) PageCache.drop(phase.file());
         report(phase, timed(phase, buffer));
     }
 

@@ -10,6 +10,7 @@ import java.nio.file.StandardOpenOption;
 import org.jiobench.workloads.Approach;
 import org.jiobench.workloads.ApproachOption;
 import org.jiobench.workloads.ApproachSettings;
+import org.jiobench.workloads.OptionValues;
 
 /**
  * What {@code --direct} needs of the file system, checked before any rank touches the file: that
@@ -27,7 +28,7 @@ final class DirectIo {
         long block;
         try {
             block = Files.getFileStore(directory).getBlockSize();
-            probe(directory, file, settings.write());
+            probe(directory, file, settings.schedule().write());
         } catch (FileSystemException e) {
             // The reason alone, without the probe's name, so that every rank says the same words.
             throw new UsageError("--direct: the file system of " + directory + " refuses O_DIRECT ("
@@ -35,13 +36,16 @@ final class DirectIo {
         } catch (IOException e) {
             throw new UsageError("--direct: cannot try O_DIRECT in " + directory + " (" + e.getMessage() + ")");
         }
-        require(settings.transferSize() % block == 0, "transfer size " + settings.transferSize(), block);
+        long transferSize = settings.geometry().transferSize();
+        require(transferSize % block == 0, "transfer size " + transferSize, block);
         ApproachSettings values = settings.approachSettings();
         for (Approach approach : settings.approaches()) {
+            // The others are refused O_DIRECT, or open no file (calibrate, whose rate is no buffer).
+            if (!approach.opensDirect()) continue;
             for (ApproachOption option : approach.options()) {
                 if (!option.choices().isEmpty()) continue;
                 require(values.size(approach, option) % block == 0,
-                        "--" + ApproachSettings.key(approach, option) + " " + values.size(approach, option), block);
+                        "--" + OptionValues.key(approach, option) + " " + values.size(approach, option), block);
             }
         }
     }

@@ -18,11 +18,11 @@ final class MemoryNeeds {
     }
 
     static long bytes(RunSettings settings, List<Approach> approaches) {
-        long transfers = settings.segments() * (settings.blockSize() / settings.transferSize());
+        long transfers = settings.geometry().transfers();
         // Offsets and first elements of the write and the read plan, and the order they are built from.
         long plans = transfers * (4L * Long.BYTES + Integer.BYTES);
-        int transferSize = (int) settings.transferSize();
-        int capacity = transferSize * settings.batchSlots();
+        int transferSize = (int) settings.geometry().transferSize();
+        int capacity = transferSize * settings.geometry().batchSlots();
         long buffers = 0;
         for (Approach approach : approaches) {
             buffers += TransferBuffer.footprint(approach.dataForm(), capacity)
@@ -30,7 +30,7 @@ final class MemoryNeeds {
         }
         // The expected and the actual bytes of a transfer, and per transfer the checksums of the
         // ones found right: in the file, and in each approach's buffer.
-        long verification = settings.verify()
+        long verification = settings.honesty().verify()
                 ? 2L * transferSize + (1L + approaches.size()) * Long.BYTES * transfers : 0;
         return plans + buffers + verification;
     }
@@ -43,7 +43,7 @@ final class MemoryNeeds {
         if (together <= maxHeap * USABLE_SHARE_OF_HEAP) return;
         long suggested = (long) Math.ceil(together / USABLE_SHARE_OF_HEAP);
         throw new UsageError("the plan needs about " + Sizes.describe(needed) + " of memory per rank (arrays of -t "
-                + Sizes.format(settings.transferSize()) + ", offsets of " + transfersText(settings) + ")"
+                + Sizes.format(settings.geometry().transferSize()) + ", offsets of " + transfersText(settings) + ")"
                 + (ranksInJvm > 1 ? ", " + Sizes.describe(together) + " for the " + ranksInJvm + " ranks of this JVM"
                 : "") + ", more than this JVM may use (" + Sizes.describe(maxHeap) + "): pass --jvm-args=-Xmx"
                 + heapOption(suggested) + " or lower -t, -b or -s");
@@ -51,7 +51,7 @@ final class MemoryNeeds {
 
     /** The check for every JVM the run will start (one rank each): one per approach with forks, one for all without. */
     static void checkEveryJvm(RunSettings settings, long maxHeap) throws UsageError {
-        if (settings.forks() == 0) {
+        if (settings.schedule().forks() == 0) {
             check(settings, settings.approaches(), maxHeap, 1);
             return;
         }
@@ -59,7 +59,7 @@ final class MemoryNeeds {
     }
 
     private static String transfersText(RunSettings settings) {
-        long transfers = settings.segments() * (settings.blockSize() / settings.transferSize());
+        long transfers = settings.geometry().transfers();
         return transfers + " transfer" + (transfers == 1 ? "" : "s");
     }
 

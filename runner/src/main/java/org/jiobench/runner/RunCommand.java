@@ -3,7 +3,6 @@ package org.jiobench.runner;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import org.jiobench.workloads.Approach;
 import org.jiobench.workloads.ApproachSettings;
@@ -70,13 +69,13 @@ final class RunCommand implements Callable<Integer> {
     boolean read;
 
     @Option(names = {"-i", "--repetitions"}, defaultValue = "1", paramLabel = "N|auto",
-            description = "Measured repetitions of each approach's phases in each fork; auto: as many as the 95% "
+            description = "Measured repetitions of each approach's phases in each fork; auto: as many as the 95%% "
                 + "interval of each median needs to reach --ci-target, within --time-budget and --max-reps "
                 + "(at least " + AUTO_MIN_REPS + " per approach) (default: ${DEFAULT-VALUE}).")
     String repetitions;
 
     @Option(names = "--ci-target", converter = Amounts.Share.class, defaultValue = "5%", paramLabel = "PERCENT",
-            description = "With -i auto: the half-width of the 95% interval of each median sought, as a share of it (default: ${DEFAULT-VALUE}).")
+            description = "With -i auto: the half-width of the 95%% interval of each median sought, as a share of it (default: ${DEFAULT-VALUE}).")
     double ciTarget;
 
     @Option(names = "--time-budget", converter = Amounts.Seconds.class, defaultValue = "10m", paramLabel = "DURATION",
@@ -134,10 +133,6 @@ final class RunCommand implements Callable<Integer> {
             description = "Element type of the array: byte, int, long, float or double; byte allows operations of one byte (default: ${DEFAULT-VALUE}).")
     String type;
 
-    @Option(names = "--buffer-size", converter = Sizes.class, defaultValue = "8KiB", paramLabel = "SIZE",
-            description = "Buffer of buffered-data-stream, buffered-stream, direct-buffering and c-stdio (default: ${DEFAULT-VALUE}, the JDK's; Xu and Guo's was 1KiB).")
-    long bufferSize;
-
     @Option(names = "--order", defaultValue = "sequential", paramLabel = "ORDER",
             description = "Transfer order within a rank: sequential; shuffled (each transfer once, in an order drawn from --seed); random (positions drawn from --seed with replacement, as many as the transfers) (default: ${DEFAULT-VALUE}).")
     String order;
@@ -167,10 +162,6 @@ final class RunCommand implements Callable<Integer> {
             description = "Open the file with O_DIRECT (bypassing the page cache), for the approaches that can; transfers must be whole file system blocks.")
     boolean direct;
 
-    @Option(names = "--calibrate-rate", converter = Sizes.class, defaultValue = "256MiB", paramLabel = "SIZE",
-            description = "Bytes per second per rank that the calibrate approach pretends to move (default: ${DEFAULT-VALUE}).")
-    long calibrateRate;
-
     @Option(names = "--dry-run",
             description = "Check the options, print the parameters as the run file would record them (one JSON line) "
                 + "and exit; touch nothing.")
@@ -199,19 +190,62 @@ final class RunCommand implements Callable<Integer> {
 
     /** Turns the options into settings, or names the first thing wrong with them. */
     RunSettings validated() {
-        List<Approach> chosen;
-        ElementType elementType;
-        TransferOrder transferOrder;
+        List<Approach> chosen = chosenApproaches();
+        Elements elements = elements();
+        Geometry geometry = geometry(elements.type());
+        Schedule schedule = new Schedule(chosen, write || !read, read || !write, repetitions(), warmup, forks);
+        require(warmup >= 0, "--warmup must be 0 or more");
+        require(forks >= 0, "--forks must be 0 or more");
+        Deadline stonewall = deadline();
+        Honesty honesty = honesty();
+        Striping striping = striping();
+        Output output = new Output(results, keep, overwrite);
+        for (Approach approach : chosen) {
+            approach.unavailable().ifPresent(reason -> require(false,
+                    "approach '" + approach.id() + "' is unavailable: " + reason));
+            require(elements.byteOrder() == ByteOrder.BIG_ENDIAN || approach.writesEitherByteOrder(),
+                    "--byte-order little: " + approach.id() + " writes big-endian only (DataOutput's order)");
+            require(!direct || approach.opensDirect() || approach.dataForm() == DataForm.NONE,
+                    "--direct: " + approach.id() + " cannot open its file with O_DIRECT");
+        }
+        RunSettings settings = new RunSettings(schedule, geometry, elements, stonewall, honesty, striping, output,
+                ApproachOptions.values(spec, chosen));
+        ApproachSettings given = settings.approachSettings();
+        for (Approach approach : chosen) approach.refusal(given).ifPresent(reason -> require(false, reason));
+        return settings;
+    }
+
+    private List<Approach> chosenApproaches() {
         List<String> names = approaches.stream().flatMap(value -> List.of(value.split(",", -1)).stream()).toList();
         require(!names.contains(""), "-a " + String.join(",", approaches)
                 + " names an empty approach: give ids separated by single commas");
         try {
-            chosen = Approaches.resolve(names);
+            return Approaches.resolve(names);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    private Elements elements() {
+        ElementType elementType;
+        try {
             elementType = ElementType.fromId(type);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        require(byteOrder.equals("big") || byteOrder.equals("little"),
+                "unknown byte order '" + byteOrder + "' (expected big or little)");
+        return new Elements(elementType, byteOrder.equals("big") ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN,
+                seed);
+    }
+
+    private Geometry geometry(ElementType elementType) {
+        TransferOrder transferOrder;
+        try {
             transferOrder = TransferOrder.valueOf(order.toUpperCase(java.util.Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage().startsWith("No enum")
-                    ? "unknown order '" + order + "' (expected sequential, shuffled or random)" : e.getMessage());
+            throw new ParameterException(spec.commandLine(),
+                    "unknown order '" + order + "' (expected sequential, shuffled or random)");
         }
         require(blockSize % transferSize == 0, "block size " + Sizes.format(blockSize)
                 + " is not a multiple of transfer size " + Sizes.format(transferSize));
@@ -219,45 +253,34 @@ final class RunCommand implements Callable<Integer> {
                 + elementType.id() + " size (" + elementType.bytes() + " bytes; --type byte allows any size)");
         require(transferSize <= Integer.MAX_VALUE - 8, "transfer size " + Sizes.format(transferSize)
                 + " is larger than a Java array can be");
-        require(bufferSize <= Integer.MAX_VALUE - 8, "buffer size " + Sizes.format(bufferSize) + " is too large");
         require(segments > 0, "segments must be at least 1");
-        Repetitions repeated = repetitions();
-        require(warmup >= 0, "--warmup must be 0 or more");
-        require(forks >= 0, "--forks must be 0 or more");
+        Geometry geometry = new Geometry(checkedFile(), filePerProcess, blockSize, transferSize, segments,
+                transferOrder);
+        require(geometry.transfers() <= Integer.MAX_VALUE, "too many transfers per rank: raise the transfer size");
+        return geometry;
+    }
+
+    private Deadline deadline() {
         require(!wearOut || deadline > 0, "--wear-out needs a deadline (-D SECONDS)");
         require(deadline == 0 || deadline >= SHORTEST_DEADLINE_S && !Double.isInfinite(deadline),
                 "-D " + deadline + ": the deadline must be 0 (none) or at least " + SHORTEST_DEADLINE_S + " seconds");
+        return new Deadline(deadline, wearOut);
+    }
+
+    private Honesty honesty() {
         require(!reorder || world.size() > 1, "-C reads another rank's block: it needs at least 2 ranks");
         require(reorderOffset == 0 || reorder, "-Q sets how far -C looks: give -C too");
         require(reorderOffset == 0 || reorderOffset > 0 && reorderOffset < world.size(),
                 "-Q " + reorderOffset + " must be from 1 to the rank count less one (" + (world.size() - 1) + ")");
+        return new Honesty(fsync, dropCache, reorder, reorderOffset, direct, verify);
+    }
+
+    private Striping striping() {
         require(stripeCount >= -1, "--stripe-count must be -1 (every OST), 0 (the default) or more");
         require(stripeSize == null || stripeSize % Striping.SIZE_UNIT == 0,
                 "--stripe-size " + (stripeSize == null ? "" : Sizes.format(stripeSize)) + " is not a multiple of 64KiB, "
                 + "as Lustre requires");
-        Striping striping = new Striping(stripeCount, stripeSize == null ? 0 : stripeSize, stripeIgnore);
-        Path target = checkedFile();
-        require((long) segments * (blockSize / transferSize) <= Integer.MAX_VALUE,
-                "too many transfers per rank: raise the transfer size");
-        require(byteOrder.equals("big") || byteOrder.equals("little"),
-                "unknown byte order '" + byteOrder + "' (expected big or little)");
-        ByteOrder fileOrder = byteOrder.equals("big") ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
-        for (Approach approach : chosen) {
-            approach.unavailable().ifPresent(reason -> require(false,
-                    "approach '" + approach.id() + "' is unavailable: " + reason));
-            require(fileOrder == ByteOrder.BIG_ENDIAN || approach.writesEitherByteOrder(), "--byte-order little: "
-                    + approach.id() + " writes big-endian only (DataOutput's order)");
-            require(!direct || approach.opensDirect() || approach.dataForm() == DataForm.NONE,
-                    "--direct: " + approach.id() + " cannot open its file with O_DIRECT");
-        }
-        Map<String, Object> approachOptions = ApproachOptions.values(spec, chosen);
-        ApproachSettings given = new ApproachSettings((int) bufferSize, calibrateRate, fileOrder, direct, approachOptions);
-        for (Approach approach : chosen) approach.refusal(given).ifPresent(reason -> require(false, reason));
-        boolean neither = !write && !read;
-        return new RunSettings(chosen, blockSize, transferSize, segments, filePerProcess, target,
-                write || neither, read || neither, repeated, warmup, forks, fsync, dropCache, deadline, wearOut,
-                reorder, reorderOffset, striping, elementType, (int) bufferSize, transferOrder, verify, seed, keep,
-                overwrite, results, calibrateRate, fileOrder, direct, approachOptions);
+        return new Striping(stripeCount, stripeSize == null ? 0 : stripeSize, stripeIgnore);
     }
 
     /** -i N, or -i auto with its target, budget and cap; the -i auto options given with a count are refused. */

@@ -34,8 +34,9 @@ final class Targets {
 
     /** The file rank r writes: the shared file, or with -F its own, named as IOR names it. */
     Path fileOf(int r) {
-        Path file = settings.file();
-        return settings.filePerProcess() ? file.resolveSibling(file.getFileName() + String.format(".%08d", r)) : file;
+        Geometry geometry = settings.geometry();
+        Path file = geometry.file();
+        return geometry.filePerProcess() ? file.resolveSibling(file.getFileName() + String.format(".%08d", r)) : file;
     }
 
     Path ownFile() {
@@ -43,7 +44,7 @@ final class Targets {
     }
 
     private boolean ownsFile() {
-        return settings.filePerProcess() || rank == 0;
+        return settings.geometry().filePerProcess() || rank == 0;
     }
 
     /**
@@ -55,9 +56,9 @@ final class Targets {
      * @return the files this rank created
      */
     List<Path> prepare(int readsRank, long extentRead, long extentWritten) throws UsageError {
-        if (rank == 0) checkResultsDirectory(settings.results());
-        if (!settings.touchesFiles()) return List.of();
-        if (!settings.write()) {
+        if (rank == 0) checkResultsDirectory(settings.output().results());
+        if (!settings.schedule().touchesFiles()) return List.of();
+        if (!settings.schedule().write()) {
             checkReadable(fileOf(readsRank), extentRead);
             return List.of();
         }
@@ -68,7 +69,7 @@ final class Targets {
         if (!ownsFile()) return List.of();
         // Only --overwrite writes over a file that is there; one that appeared since the check
         // above is another run's, which create() refuses.
-        if (settings.overwrite() && Files.exists(file, LinkOption.NOFOLLOW_LINKS)) return List.of();
+        if (settings.output().overwrite() && Files.exists(file, LinkOption.NOFOLLOW_LINKS)) return List.of();
         if (striped) {
             settings.striping().create(file);
             return List.of(file);
@@ -78,8 +79,9 @@ final class Targets {
 
     /** Notes what the files are now, for {@link #checkUnchanged}; a later fork calls this at its start. */
     void remember(int readsRank) throws IOException {
-        for (Path file : settings.write() ? List.of(ownFile(), fileOf(readsRank)) : List.of(fileOf(readsRank))) {
-            if (!settings.touchesFiles() || identities.containsKey(file)) continue;
+        List<Path> files = settings.schedule().write() ? List.of(ownFile(), fileOf(readsRank)) : List.of(fileOf(readsRank));
+        for (Path file : files) {
+            if (!settings.schedule().touchesFiles() || identities.containsKey(file)) continue;
             Object key = identity(file);
             if (key == null) throw new IOException(file + " was removed while the run went on");
             identities.put(file, key);
@@ -109,7 +111,7 @@ final class Targets {
             Files.createFile(file);
             return List.of(file);
         } catch (FileAlreadyExistsException raced) {
-            if (settings.overwrite()) return List.of();
+            if (settings.output().overwrite()) return List.of();
             throw new UsageError(file + " was created by someone else just now (another run?); pass --overwrite to "
                     + "write over it");
         } catch (IOException e) {
@@ -129,7 +131,7 @@ final class Targets {
         long existing = 0;
         if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
             describeUnusable(file);
-            if (!settings.overwrite()) {
+            if (!settings.output().overwrite()) {
                 throw new UsageError(file + " exists; pass --overwrite to write over it"
                         + " (a run never removes a file it did not create)");
             }
@@ -211,7 +213,7 @@ final class Targets {
 
     /** Removes the files the run created, unless --keep, once every rank is done with them. */
     void remove(List<Path> created) throws IOException {
-        if (settings.keep()) return;
+        if (settings.output().keep()) return;
         for (Path file : created) Files.deleteIfExists(file);
     }
 

@@ -29,7 +29,7 @@ record Task(boolean first, int fork, int approachIndex) {
 
     /** The fork this first JVM turns out to be, once the settings are known. */
     Task resolvedFor(RunSettings settings) {
-        return first && settings.forks() == 0 ? new Task(true, 0, 0) : this;
+        return first && settings.schedule().forks() == 0 ? new Task(true, 0, 0) : this;
     }
 
     List<Approach> approaches(RunSettings settings) {

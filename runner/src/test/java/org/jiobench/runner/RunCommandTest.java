@@ -53,6 +53,11 @@ class RunCommandTest {
             {"-a", "nio-bulk", "--nio-bulk.piece-size", "lots"},
             {"-a", "bulk-jni", "--bulk-jni.in-place", "sometimes"},
             {"-a", "calibrate", "--calibrate.jitter", "5%"},
+            {"--buffer-size", "0"},
+            {"--buffer-size", "3GiB"},
+            {"-a", "c-stdio", "--c-stdio.buffer-size", "3GiB"},
+            {"--calibrate-rate", "0"},
+            {"-a", "calibrate", "--calibrate.rate", "fast"},
             {"-i", "auto"},
             {"-i", "auto", "--time-budget", "soon"},
             {"--max-reps", "12"},
@@ -144,6 +149,46 @@ class RunCommandTest {
         assertEquals("", out.toString(StandardCharsets.UTF_8), "no phase ran");
         assertEquals(2, run("--dry-run", "-b", "3MiB", "-t", "2MiB", "-o", file.toString()));
         assertTrue(errors().contains("is not a multiple of transfer size"), errors());
+    }
+
+    /** The parameters a dry run of these options prints. */
+    private JsonNode dryRun(String... options) throws IOException {
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        PrintStream standardOut = System.out;
+        System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));  // picocli's own output
+        try {
+            String[] args = java.util.stream.Stream.concat(java.util.stream.Stream.of("--dry-run", "-o",
+                    dir.resolve("f.dat").toString()), java.util.Arrays.stream(options)).toArray(String[]::new);
+            assertEquals(0, run(args), errors());
+        } finally {
+            System.setOut(standardOut);
+        }
+        return new ObjectMapper().readTree(printed.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void theRunWideSpellingsSetTheApproachOptionsUnderTheirOldKeys() throws IOException {
+        JsonNode defaults = dryRun("-a", "calibrate,buffered-stream");
+        assertEquals(8192, defaults.get("buffer_size").asLong());
+        assertEquals(256L << 20, defaults.get("calibrate_rate").asLong());
+        assertEquals("{\"calibrate\":{\"jitter\":\"none\"}}", defaults.get("approach_options").toString());
+
+        JsonNode old = dryRun("-a", "calibrate,buffered-stream", "--buffer-size", "1KiB", "--calibrate-rate", "64MiB");
+        JsonNode own = dryRun("-a", "calibrate,buffered-stream", "--buffered-stream.buffer-size", "1KiB",
+                "--calibrate.rate", "64MiB");
+        for (JsonNode parameters : new JsonNode[] {old, own}) {
+            assertEquals(1024, parameters.get("buffer_size").asLong());
+            assertEquals(64L << 20, parameters.get("calibrate_rate").asLong());
+            assertEquals(defaults.get("approach_options"), parameters.get("approach_options"));
+        }
+    }
+
+    @Test
+    void anApproachsOwnValueBeatsTheRunWideOneAndTheRunFileSaysSo() throws IOException {
+        JsonNode parameters = dryRun("-a", "buffered-stream,c-stdio", "--buffer-size", "4KiB",
+                "--c-stdio.buffer-size", "64KiB");
+        assertEquals(4096, parameters.get("buffer_size").asLong(), "what the approaches do not share: --buffer-size");
+        assertEquals("{\"c-stdio\":{\"buffer-size\":65536}}", parameters.get("approach_options").toString());
     }
 
     @Test

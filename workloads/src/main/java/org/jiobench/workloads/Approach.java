@@ -40,6 +40,15 @@ public interface Approach {
         return Optional.empty();
     }
 
+    /**
+     * Whether the TransferIo it opens runs a batch of transfers its own way (a native loop, one
+     * mapping) instead of {@link TransferIo#transferBatch}'s loop, so that the runner leaves that
+     * loop out of what it measures as its own cost inside a phase.
+     */
+    default boolean runsItsOwnBatches() {
+        return false;
+    }
+
     /** Its own options, offered as {@code --ID.NAME}. */
     default List<ApproachOption> options() {
         return List.of();

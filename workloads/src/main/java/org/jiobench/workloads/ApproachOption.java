@@ -13,13 +13,24 @@ import org.jiobench.bulk.BufferPolicy;
  * @param label        what {@code --help} shows for the value
  * @param defaultValue the value's text when the option is not given
  * @param choices      the allowed words of a choice option; empty for a size
+ * @param largest      the largest size allowed; unused for a choice
+ * @param runWideName  for a knob that was once the whole run's, its old name: {@code --NAME}
+ *                     still sets it for every approach that has it, and the run file still
+ *                     records it as NAME with underscores; null for an approach's own knob
  */
-public record ApproachOption(String name, String label, String defaultValue, List<String> choices,
-                             String description) {
+public record ApproachOption(String name, String label, String defaultValue, List<String> choices, long largest,
+                             String runWideName, String description) {
+    /** The largest size a Java array holds. */
+    private static final long LARGEST_ARRAY = Integer.MAX_VALUE - 8;
 
     /** A byte count, written as the size options are ({@link SizeText}), at most a Java array's. */
     public static ApproachOption size(String name, String defaultValue, String description) {
-        return new ApproachOption(name, "SIZE", defaultValue, List.of(), description);
+        return new ApproachOption(name, "SIZE", defaultValue, List.of(), LARGEST_ARRAY, null, description);
+    }
+
+    /** Bytes per second, written as a size: a rate is no array, so it may exceed one. */
+    public static ApproachOption rate(String name, String defaultValue, String description) {
+        return new ApproachOption(name, "SIZE", defaultValue, List.of(), Long.MAX_VALUE, null, description);
     }
 
     /**
@@ -31,8 +42,24 @@ public record ApproachOption(String name, String label, String defaultValue, Lis
         return size("piece-size", SizeText.format(BufferPolicy.DEFAULT_CHUNK_BYTES), description);
     }
 
+    /**
+     * {@code buffer-size}: the buffer of the approaches that buffer each operation, the JDK's
+     * default as theirs; {@code --buffer-size} sets it for all of them at once, so that a sweep over
+     * it compares them at one size.
+     */
+    public static ApproachOption bufferSize(String description) {
+        return size("buffer-size", "8KiB", description + " (the JDK's default; Xu and Guo's was 1KiB)")
+                .runWide("buffer-size");
+    }
+
     public static ApproachOption choice(String name, List<String> choices, String defaultValue, String description) {
-        return new ApproachOption(name, String.join("|", choices), defaultValue, List.copyOf(choices), description);
+        return new ApproachOption(name, String.join("|", choices), defaultValue, List.copyOf(choices), 0, null,
+                description);
+    }
+
+    /** The same knob, also set for every approach that has it by {@code --runWideName}. */
+    public ApproachOption runWide(String runWideName) {
+        return new ApproachOption(name, label, defaultValue, choices, largest, runWideName, description);
     }
 
     /**
@@ -48,7 +75,7 @@ public record ApproachOption(String name, String label, String defaultValue, Lis
             return text;
         }
         long bytes = SizeText.parse(text);
-        if (bytes > Integer.MAX_VALUE - 8) throw new IllegalArgumentException("'" + text + "' is too large");
+        if (bytes > largest) throw new IllegalArgumentException("'" + text + "' is too large");
         return bytes;
     }
 }

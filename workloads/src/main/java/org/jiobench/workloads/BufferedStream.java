@@ -6,24 +6,29 @@ import java.io.EOFException;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 
 /** Xu/Guo 3.2.2: each operation's bytes through a BufferedOutputStream / BufferedInputStream of --buffer-size. */
 public final class BufferedStream implements Approach {
+    static final ApproachOption BUFFER_SIZE = ApproachOption.bufferSize("Bytes of the buffered streams");
+
     @Override public String id() { return "buffered-stream"; }
 
     @Override public String description() {
         return "Buffered*Stream(--buffer-size) on the fd, one write/read per operation (Xu/Guo 3.2.2)";
     }
 
+    @Override public List<ApproachOption> options() { return List.of(BUFFER_SIZE); }
+
     @Override public DataForm dataForm() { return DataForm.BYTES; }
 
     @Override public long extraHeapBytes(int arrayBytes, ApproachSettings settings) {
-        return settings.bufferSize();
+        return settings.size(this, BUFFER_SIZE);
     }
 
     @Override
     public TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) throws IOException {
-        return byteStreams(file, mode, buffer, settings.bufferSize());
+        return byteStreams(file, mode, buffer, settings.size(this, BUFFER_SIZE));
     }
 
     /**

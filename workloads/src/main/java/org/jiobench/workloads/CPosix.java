@@ -19,6 +19,9 @@ public final class CPosix implements Approach {
 
     @Override public boolean opensDirect() { return true; }
 
+    /** Its TransferIo runs a batch of transfers in one native call. */
+    @Override public boolean runsItsOwnBatches() { return true; }
+
     @Override
     public TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) throws IOException {
         boolean write = mode == IoMode.WRITE;

@@ -29,6 +29,9 @@ public final class CSwap implements Approach {
 
     @Override public boolean opensDirect() { return true; }
 
+    /** Its TransferIo runs a batch of transfers in one native call. */
+    @Override public boolean runsItsOwnBatches() { return true; }
+
     @Override public List<ApproachOption> options() { return List.of(PIECE_SIZE); }
 
     @Override

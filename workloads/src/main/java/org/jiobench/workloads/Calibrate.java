@@ -23,6 +23,8 @@ public final class Calibrate implements Approach {
     private static final double GOLDEN_RATIO_PART = (Math.sqrt(5) - 1) / 2;
     static final ApproachOption JITTER = ApproachOption.choice("jitter", List.of("none", "10%", "30%", "60%"), "none",
             "Slows each phase by a share from 0 to this, spread evenly over the phases: noise of a known size");
+    static final ApproachOption RATE = ApproachOption.rate("rate", "256MiB",
+            "Bytes per second per rank that calibrate pretends to move").runWide("calibrate-rate");
 
     /** Where in [0, 1) of the jitter the last phase fell. */
     private double jitterPoint = ThreadLocalRandom.current().nextDouble();
@@ -30,16 +32,16 @@ public final class Calibrate implements Approach {
     @Override public String id() { return "calibrate"; }
 
     @Override public String description() {
-        return "moves no data; waits transferSize / --calibrate-rate per transfer";
+        return "moves no data; waits transferSize / --calibrate.rate per transfer";
     }
 
     @Override public DataForm dataForm() { return DataForm.NONE; }
 
-    @Override public List<ApproachOption> options() { return List.of(JITTER); }
+    @Override public List<ApproachOption> options() { return List.of(RATE, JITTER); }
 
     @Override
     public TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) {
-        double nanosPerByte = 1e9 / (settings.calibrateBytesPerSecond() * (1 - jitter(settings)));
+        double nanosPerByte = 1e9 / ((Long) settings.option(this, RATE) * (1 - jitter(settings)));
         int elementSize = buffer.elementSize();
         long opened = System.nanoTime();
         return new TransferIo() {

@@ -3,6 +3,7 @@ package org.jiobench.workloads;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Xu/Guo 3.2.3, their best Java strategy: the application's own byte[] of --buffer-size. A write
@@ -12,22 +13,26 @@ import java.nio.file.Path;
  * goes to the file directly.
  */
 public final class DirectBuffering implements Approach {
+    static final ApproachOption BUFFER_SIZE = ApproachOption.bufferSize("Bytes of the application's own buffer");
+
     @Override public String id() { return "direct-buffering"; }
 
     @Override public String description() {
         return "the application's own byte[] of --buffer-size, one RandomAccessFile call per buffer (Xu/Guo 3.2.3)";
     }
 
+    @Override public List<ApproachOption> options() { return List.of(BUFFER_SIZE); }
+
     @Override public DataForm dataForm() { return DataForm.BYTES; }
 
     @Override public long extraHeapBytes(int arrayBytes, ApproachSettings settings) {
-        return settings.bufferSize();
+        return settings.size(this, BUFFER_SIZE);
     }
 
     @Override
     public TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) throws IOException {
-        return mode == IoMode.WRITE ? new Writer(file, buffer, settings.bufferSize())
-                : new Reader(file, buffer, settings.bufferSize());
+        int bufferSize = settings.size(this, BUFFER_SIZE);
+        return mode == IoMode.WRITE ? new Writer(file, buffer, bufferSize) : new Reader(file, buffer, bufferSize);
     }
 
     private abstract static class Buffered extends RandomAccessFileIo {

@@ -38,6 +38,9 @@ public final class Mmap implements Approach {
 
     @Override public DataForm dataForm() { return DataForm.TYPED; }
 
+    /** Its TransferIo maps each run of adjacent transfers of a batch at once. */
+    @Override public boolean runsItsOwnBatches() { return true; }
+
     @Override
     public TransferIo open(Path file, IoMode mode, TransferBuffer buffer, ApproachSettings settings) throws IOException {
         return new Mapped(file, mode, buffer, settings);

@@ -41,9 +41,9 @@ class ApproachesTest {
 
     /** Settings with small pieces, so that a transfer moves in several. */
     static ApproachSettings settings(ByteOrder order) {
-        return new ApproachSettings(1000, 1L << 30, order, false, Map.of("nio-bulk.piece-size", 1000L,
+        return new ApproachSettings(order, false, new OptionValues(Map.of("nio-bulk.piece-size", 1000L,
                 "c-swap.piece-size", 1000L, "ffm.piece-size", 1000L, "ffm-pread.piece-size", 1000L,
-                "bulk-jni.chunk-size", 1000L));
+                "bulk-jni.chunk-size", 1000L), Map.of("buffer-size", 1000L, "calibrate-rate", 1L << 30)));
     }
 
     /**
@@ -103,7 +103,7 @@ class ApproachesTest {
             if (approach.dataForm() == DataForm.NONE || approach.unavailable().isPresent()) continue;
             Path file = dir.resolve("odd-" + approach.id());
             TransferBuffer buffer = new TransferBuffer(approach.dataForm(), ElementType.INT, transfer, 2, SEED, BIG);
-            ApproachSettings settings = new ApproachSettings(100, 1);
+            ApproachSettings settings = new ApproachSettings(new OptionValues(Map.of(), Map.of("buffer-size", 100L)));
             long[] offsets = {transfer, 0};
             long[] first = {transfer / 4, 0};
             try (TransferIo io = approach.open(file, IoMode.WRITE, buffer, settings)) {
@@ -132,7 +132,7 @@ class ApproachesTest {
                 LITTLE, TRANSFER, SEED, new VerifiedTransfers(1)), "a big-endian file is not the little-endian one");
 
         TransferBuffer typed = new TransferBuffer(DataForm.TYPED, ElementType.INT, TRANSFER, SEED, BIG);
-        try (TransferIo io = Approaches.byId("encode-decode").open(file, IoMode.READ, typed, new ApproachSettings(1, 1))) {
+        try (TransferIo io = Approaches.byId("encode-decode").open(file, IoMode.READ, typed, new ApproachSettings(OptionValues.DEFAULTS))) {
             io.transfer(0, 0, TRANSFER, Stonewall.NONE);
         }
         assertEquals(1234, typed.firstWrongByte(0));
@@ -144,12 +144,26 @@ class ApproachesTest {
         TransferBuffer buffer = new TransferBuffer(DataForm.NONE, ElementType.INT, 1 << 20, SEED, BIG);
         long started = System.nanoTime();
         try (TransferIo io = Approaches.byId("calibrate").open(dir.resolve("none"), IoMode.WRITE, buffer,
-                new ApproachSettings(1, 32L << 20))) {
+                new ApproachSettings(new OptionValues(Map.of("calibrate.rate", 32L << 20), Map.of())))) {
             assertEquals(4 << 20, io.transferBatch(new long[4], 0, 4, 1 << 20, Stonewall.NONE));
         }
         double seconds = (System.nanoTime() - started) / 1e9;
         assertTrue(seconds >= 0.125, "4 x 1MiB at 32MiB/s cannot take less than 0.125 s, took " + seconds);
         assertTrue(Files.notExists(dir.resolve("none")), "calibrate touches no file");
+    }
+
+    @Test
+    void anApproachDeclaresWhetherItRunsItsOwnBatches() throws Exception {
+        for (Approach approach : Approaches.all()) {
+            if (approach.unavailable().isPresent()) continue;
+            TransferBuffer buffer = new TransferBuffer(approach.dataForm(), ElementType.INT, TRANSFER, SEED, BIG);
+            try (TransferIo io = approach.open(dir.resolve("batches-" + approach.id()), IoMode.WRITE, buffer,
+                    settings(BIG))) {
+                Class<?> loop = io.getClass().getMethod("transferBatch", long[].class, int.class, int.class, int.class,
+                        Stonewall.class).getDeclaringClass();
+                assertEquals(loop != TransferIo.class, approach.runsItsOwnBatches(), approach.id());
+            }
+        }
     }
 
     @Test

@@ -9,6 +9,7 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -64,7 +65,7 @@ class PartialTransferTest {
             Approach approach = Approaches.byId(id);
             int size = ELEMENTS * Integer.BYTES;
             TransferBuffer buffer = new TransferBuffer(approach.dataForm(), ElementType.INT, size, SEED, ByteOrder.BIG_ENDIAN);
-            ApproachSettings settings = new ApproachSettings(1000, 1);
+            ApproachSettings settings = new ApproachSettings(new OptionValues(Map.of(id + ".buffer-size", 1000L), Map.of()));
             Path file = dir.resolve("stopped-" + id);
             buffer.prepare(0);
             int written;
@@ -88,7 +89,7 @@ class PartialTransferTest {
         long stopAt = started + 100_000_000L;
         int moved;
         try (TransferIo io = Approaches.byId("calibrate").open(dir.resolve("none"), IoMode.WRITE, buffer,
-                new ApproachSettings(1, 1L << 30))) {
+                new ApproachSettings(new OptionValues(Map.of(), Map.of("calibrate-rate", 1L << 30))))) {
             moved = io.transfer(0, 0, 1 << 30, () -> System.nanoTime() >= stopAt);
         }
         double seconds = (System.nanoTime() - started) / 1e9;
