@@ -46,7 +46,7 @@ public record BufferPolicy(int chunkBytes, boolean recycle, InPlace inPlace) {
      * 1 MiB: on the project's VMs (AMD EPYC, 512 KiB L2 per core) a conversion through a buffer
      * from and into the page cache ran faster with 1 MiB than with 256 KiB for every approach that
      * converts or stages through one, at 1 and 2 ranks, and no slower than with 4 MiB
-     * (bench/pieces.sh, whose kept runs the README's table is drawn from); a read straight into the
+     * (bench/pieces.sh, whose kept runs docs/modern-java.md's table is drawn from); a read straight into the
      * array runs alike at any of these sizes. Fewer system calls too, which matters where many
      * writers serialise on one file's lock.
      */
