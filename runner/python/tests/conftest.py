@@ -17,6 +17,8 @@ import pytest
 HOME = Path(__file__).resolve().parents[3]
 JIOBENCH = HOME / "bin" / "jiobench"
 CLUSTER = HOME / "slurm" / "local-cluster.sh"
+# The launch paths a behaviour that both paths promise is tested on (docs/reliability.md).
+EVERY_LAUNCH_PATH = ["mpirun", "mpj-niodev", "mpj-multicore"]
 
 
 class Run:

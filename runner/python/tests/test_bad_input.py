@@ -12,7 +12,7 @@ from typing import Callable, Optional
 
 import pytest
 
-from conftest import JIOBENCH, run_bounded
+from conftest import EVERY_LAUNCH_PATH, JIOBENCH, run_bounded
 from jiobench.run.launching import available_memory
 from jiobench.run.mpi import RANK_OVERHEAD_BYTES
 
@@ -201,17 +201,37 @@ def test_a_plan_larger_than_the_free_space_is_refused_before_anything_is_written
     assert not (small_filesystem / "f.dat").exists(), "no sparse file left to block the rerun"
 
 
-def test_a_plan_larger_than_the_node_s_memory_is_refused_before_it_is_built(tmp_path):
-    """Tiny transfers make a plan of many offsets: each rank's here is 60% of the memory the node
-    has available, which the JVM's own heap check lets through (-Xmx allows it), so the launcher
-    refuses the two ranks together before either builds its plan."""
-    block_mib = available_memory() * 6 // 10 // 36 // 2 ** 20  # a 1-byte transfer's plan holds 36 bytes
-    heap_gib = block_mib * 36 * 2 // 1024 + 2
-    done = subprocess.run([str(JIOBENCH), "run", "-n", "2", f"--jvm-args=-Xmx{heap_gib}g", "--", "-a", "raw-bytes",
-                           "--type", "byte", "-b", f"{block_mib}MiB", "-t", "1", "-o", str(tmp_path / "f.dat"),
-                           "--results", str(tmp_path / "results")], capture_output=True, text=True, timeout=120)
+@pytest.mark.parametrize("launcher", EVERY_LAUNCH_PATH)
+def test_a_plan_larger_than_the_node_s_memory_is_refused_before_it_is_built(tmp_path, launcher):
+    """Tiny transfers make a plan of many offsets: each rank's here is 55% of the memory the node
+    has available, which the JVM's own heap check lets through (-Xmx allows it, for both ranks
+    where they share one JVM), so the launcher refuses the two ranks together before either
+    builds its plan (under MPJ Express, whose ranks do not wait for a word, as it begins)."""
+    block_mib = available_memory() * 55 // 100 // 36 // 2 ** 20  # a 1-byte transfer's plan holds 36 bytes
+    heap_gib = block_mib * 36 * 3 // 1024 + 2  # the JVM's check asks a third more than two plans
+    done = subprocess.run([str(JIOBENCH), "run", "-n", "2", f"--launcher={launcher}", f"--jvm-args=-Xmx{heap_gib}g",
+                           "--", "-a", "raw-bytes", "--type", "byte", "-b", f"{block_mib}MiB", "-t", "1",
+                           "-o", str(tmp_path / "f.dat"), "--results", str(tmp_path / "results")],
+                          capture_output=True, text=True, timeout=120)
     assert done.returncode == 2, done.stderr
     assert re.fullmatch(r"jiobench: error: 2 ranks on \S+ need about [\d.]+ GiB \(their plans and JVMs\), more than "
                         r"the [\d.]+ GiB it has available: run at most 1 per node, or shrink the plan \(a lower -b or "
                         r"-s; with tiny transfers, whose offsets it holds, a larger -t\)\n", done.stderr), done.stderr
     assert list(tmp_path.iterdir()) == [], "nothing created"
+
+
+@pytest.mark.parametrize("launcher", EVERY_LAUNCH_PATH)
+def test_a_run_id_already_taken_is_refused_before_the_first_phase(tmp_path, launcher):
+    results = tmp_path / "results"
+    results.mkdir()
+    (results / "mine.json").write_text("{}")
+    done = run_bounded([str(JIOBENCH), "run", "-n", "2", f"--launcher={launcher}", "--run-id", "mine", "--", *RUN,
+                        "-i", "1", "--results", str(results), "-o", str(tmp_path / "f.dat")],
+                       timeout=120, cwd=tmp_path)
+    stderr = done.stderr.decode()
+    assert done.returncode == 2, stderr
+    assert stderr.splitlines() == [f"jiobench: error: --run-id mine: {results} already holds a run of that name "
+                                   "(a run never writes over another run's file)"], stderr
+    assert b"fork 1 rep" not in done.stdout, "no phase ran"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results"] and [p.name for p in results.iterdir()] == [
+        "mine.json"] and (results / "mine.json").read_text() == "{}"

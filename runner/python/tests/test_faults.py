@@ -16,17 +16,18 @@ from pathlib import Path
 
 import pytest
 
-from conftest import JIOBENCH
+from conftest import EVERY_LAUNCH_PATH, JIOBENCH
 
 
 class Job:
     """`jiobench run` in the background, its output read as it comes, its processes known."""
 
-    def __init__(self, tmp_path: Path, *args: str, ranks: int = 2, results: Path = None):
+    def __init__(self, tmp_path: Path, *args: str, ranks: int = 2, results: Path = None, launcher: str = "mpirun",
+                 env: dict = None):
         self.results = results or tmp_path / "results"
-        self.process = subprocess.Popen([str(JIOBENCH), "run", "-n", str(ranks), "--", *args,
+        self.process = subprocess.Popen([str(JIOBENCH), "run", "-n", str(ranks), f"--launcher={launcher}", "--", *args,
                                          "--results", str(self.results)], cwd=tmp_path, text=True,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         self.lines: list[str] = []
         self.reader = threading.Thread(target=lambda: self.lines.extend(self.process.stdout), daemon=True)
         self.reader.start()
@@ -214,11 +215,12 @@ def test_a_full_file_system_mid_run_fails_the_phase_and_keeps_the_ones_before(tm
     job.assert_nothing_left()
 
 
-def test_a_file_that_cannot_be_removed_at_the_end_costs_no_phase(tmp_path):
+@pytest.mark.parametrize("launcher", EVERY_LAUNCH_PATH)
+def test_a_file_that_cannot_be_removed_at_the_end_costs_no_phase(tmp_path, launcher):
     """A lost server or a dead mount refuses the removal; an immutable directory does the same here."""
     directory = tmp_path / "data"
     directory.mkdir()
-    job = Job(tmp_path, *CALIBRATE_FIRST, "--warmup", "0", "-o", str(directory / "f.dat"))
+    job = Job(tmp_path, *CALIBRATE_FIRST, "--warmup", "0", "-o", str(directory / "f.dat"), launcher=launcher)
     job.wait_for("calibrate              write fork 1 rep 0")
     subprocess.run(["chattr", "+i", str(directory)], check=True)
     try:
@@ -226,7 +228,9 @@ def test_a_file_that_cannot_be_removed_at_the_end_costs_no_phase(tmp_path):
     finally:
         subprocess.run(["chattr", "-i", str(directory)], check=True)
     assert code == 0, stderr
-    assert f"jiobench: rank 0: cannot remove {directory / 'f.dat'}: Operation not permitted" in stderr, stderr
+    # Under MPJ Express one process removes every rank's files: it names no rank.
+    who = "rank 0: " if launcher == "mpirun" else ""
+    assert f"jiobench: {who}cannot remove {directory / 'f.dat'}: Operation not permitted" in stderr, stderr
     assert "Traceback" not in stderr, stderr
     run = job.run_file()
     assert run["incomplete"] is None and [p["approach"] for p in run["phases"]] == ["calibrate"] * 2 + ["raw-bytes"] * 2
@@ -234,10 +238,11 @@ def test_a_file_that_cannot_be_removed_at_the_end_costs_no_phase(tmp_path):
     job.assert_nothing_left()
 
 
-def test_a_full_results_directory_puts_the_run_file_elsewhere_and_says_where(tmp_path, tmpfs):
+@pytest.mark.parametrize("launcher", EVERY_LAUNCH_PATH)
+def test_a_full_results_directory_puts_the_run_file_elsewhere_and_says_where(tmp_path, tmpfs, launcher):
     results = tmpfs("results", "1m")
     job = Job(tmp_path, "-a", "calibrate", "-b", "4MiB", "-t", "1MiB", "--calibrate-rate", "4MiB", "-i", "1",
-              results=results)
+              results=results, launcher=launcher)
     job.wait_for("calibrate              write fork 1 rep 0")
     fill(results)
     code, stderr, _ = job.finish()
@@ -302,3 +307,37 @@ def test_a_file_changed_under_the_run_is_named_and_never_recreated(tmp_path, wri
     assert {p["approach"] for p in run["phases"]} == {"calibrate"} if forks == "1" else run["phases"]
     assert written_file.exists() == (change == "truncate"), "a run never creates (nor removes) the user's file"
     job.assert_nothing_left()
+
+
+SIGNAL_WHILE_WRITING = """
+import os, signal
+from jiobench.model import runfile
+
+written = runfile.write
+
+
+def write(run, results_dir):
+    os.kill(os.getpid(), signal.SIGTERM)
+    return written(run, results_dir)
+
+
+runfile.write = write
+"""
+
+
+@pytest.mark.parametrize("launcher", EVERY_LAUNCH_PATH)
+def test_a_signal_while_the_run_file_is_written_keeps_the_run_file(tmp_path, launcher):
+    """The process that writes the run file gets a SIGTERM the moment it starts to write it: the
+    file is written whole all the same, with every phase, and the run ends as a stopped one."""
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(SIGNAL_WHILE_WRITING)
+    env = dict(os.environ, PYTHONPATH=str(hook))
+    job = Job(tmp_path, "-a", "calibrate", "-b", "4MiB", "-t", "1MiB", "--calibrate-rate", "64MiB", "-i", "1",
+              "-o", str(tmp_path / "f.dat"), launcher=launcher, env=env)
+    code, stderr, _ = job.finish()
+    assert code == 128 + signal.SIGTERM, stderr
+    assert "Traceback" not in stderr, stderr
+    run = job.run_file()
+    assert run["incomplete"] is None and len(run["phases"]) == 4
+    assert not (tmp_path / "f.dat").exists()

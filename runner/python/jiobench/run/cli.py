@@ -22,18 +22,16 @@ from ..launchpaths import DEFAULT, LAUNCH_PATHS, is_mpj
 from ..paths import HOME, JAR
 from . import mpi, mpj
 from .launching import available_memory
+from .processes import STOP_NOTE_VARIABLE, STOP_SIGNALS, kill, session_members
+from .request import RunRequest
 
 HELP_FLAGS = {"-h", "--help", "-V", "--version"}
 RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 # Options whose value is itself a list of options ('-Xmx4g ...'): argparse would take it for one.
 OPTIONS_WITH_OPTION_VALUES = ("--jvm-args", "--launcher-args")
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 # After a stop was passed on: how long the ranks get before the launcher is told to end them,
 # and then before everything of the run still alive is killed.
 STOP_SECONDS, KILL_SECONDS = 10.0, 15.0
-# Where the ranks on this host read which signal `jiobench run` got: they hear it as SIGUSR1,
-# the one signal every MPI launcher passes on and leaves the job alive for.
-STOP_NOTE_VARIABLE = "JIOBENCH_STOP_NOTE"
 
 
 def joined_option_values(argv: list[str]) -> list[str]:
@@ -81,27 +79,24 @@ def check_rank_count(ranks: int) -> None:
                         "ranks here, or several nodes")
 
 
-def rank_program(options, runner_args: list[str]) -> list[str]:
-    return [sys.executable, "-m", "jiobench.run.rank", f"--java={options.java}", f"--jar={JAR}",
-            f"--jvm-args={options.jvm_args}", f"--launcher={options.launcher}", f"--ranks={options.ranks}",
-            *([f"--run-id={options.run_id}"] if options.run_id else []),
-            f"--command-line={shlex.join(['jiobench', 'run', *options.original])}", "--", *runner_args]
+def rank_program(request: RunRequest) -> list[str]:
+    return [sys.executable, "-m", "jiobench.run.rank", request.to_json()]
 
 
-def launch_command(options, runner_args: list[str]) -> list[str]:
+def launch_command(request: RunRequest) -> list[str]:
     """The mpirun, mpiexec or srun line that starts one launcher per rank."""
-    extra = split_words("--launcher-args", options.launcher_args)
-    if options.launcher == "srun":
-        return ["srun", "--mpi=pmix", "-n", str(options.ranks), *extra, *rank_program(options, runner_args)]
-    found = mpi.launcher_mpi(options.launcher)
+    extra = list(request.launcher_args)
+    if request.launcher == "srun":
+        return ["srun", "--mpi=pmix", "-n", str(request.ranks), *extra, *rank_program(request)]
+    found = mpi.launcher_mpi(request.launcher)
     if found is None:
-        raise UsageError(f"cannot run {options.launcher}: is an MPI installed (Debian: openmpi-bin or mpich)?")
+        raise UsageError(f"cannot run {request.launcher}: is an MPI installed (Debian: openmpi-bin or mpich)?")
     library = mpi.mpi4py_mpi()
     if library is not None and found.family != "unknown" and library.family != found.family:
-        raise UsageError(f"{options.launcher} is {found.describe()} but mpi4py uses {library.describe()}: the ranks "
+        raise UsageError(f"{request.launcher} is {found.describe()} but mpi4py uses {library.describe()}: the ranks "
                         f"would not find each other; put the {library.describe()} launcher first on PATH or "
                         "install mpi4py for the other")
-    return mpi.launch_prefix(options.launcher, found, options.ranks, extra) + rank_program(options, runner_args)
+    return mpi.launch_prefix(request.launcher, found, request.ranks, extra) + rank_program(request)
 
 
 class Job:
@@ -164,25 +159,10 @@ class Job:
 
     def session_members(self) -> list[int]:
         """Processes still in the job's session: launchers, JVMs, MPI daemons."""
-        members = []
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry}/stat") as stat:
-                    fields = stat.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[3]) == self.process.pid and int(entry) != os.getpid():
-                members.append(int(entry))
-        return members
+        return session_members(self.process.pid)
 
     def kill_session(self) -> None:
-        for pid in self.session_members():
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        kill(self.session_members())
 
     def wait(self) -> int:
         """The launcher's exit code, once nothing of the job is left (ranks orphaned by a
@@ -224,7 +204,6 @@ def run(argv: list[str]) -> int:
         options, runner_args = parser.parse_known_args(own)
     else:
         options = parser.parse_args(own)
-    options.original = argv
     try:
         if options.ranks < 1:
             raise UsageError(f"-n must be at least 1, not {options.ranks}")
@@ -233,21 +212,25 @@ def run(argv: list[str]) -> int:
                             "starting with a letter or digit")
         if not JAR.is_file():
             raise UsageError(f"the runner is not built ({JAR} is missing): run 'make build' in {HOME}")
-        jvm_args = split_words("--jvm-args", options.jvm_args)
+        request = RunRequest(ranks=options.ranks, launcher=options.launcher,
+                             launcher_args=tuple(split_words("--launcher-args", options.launcher_args)),
+                             jvm_args=tuple(split_words("--jvm-args", options.jvm_args)), java=options.java,
+                             jar=str(JAR), run_id=options.run_id, command_line=("jiobench", "run", *argv),
+                             runner_args=tuple(runner_args))
         check_utf8(runner_args)
         if HELP_FLAGS.intersection(runner_args):
-            return subprocess.call([options.java, *jvm_args, "-jar", str(JAR), *runner_args])
+            return subprocess.call(request.jvm_command())
         check_rank_count(options.ranks)
-        if is_mpj(options.launcher):
-            return mpj.run(options, runner_args, JAR)
-        command = launch_command(options, runner_args)
+        command = None if is_mpj(options.launcher) else launch_command(request)
     except UsageError as mistake:
         return error(str(mistake))
-    # A signal while the launcher starts is held until the job can pass it on: by default it
-    # would end this process and leave the launcher's session running on its own.
+    # A signal while the ranks start is held until the run can act on it: by default it would end
+    # this process and leave the launcher's session (or MPJ's daemon) running on its own.
     held: list[int] = []
     for number in STOP_SIGNALS:
         signal.signal(number, lambda number, frame: held.append(number))
+    if command is None:
+        return mpj.run(request, held)
     try:
         job = Job(command)
     except FileNotFoundError as missing:

@@ -4,9 +4,9 @@ Each JVM of the run (the first, then one per fork of each approach) is one MPJ E
 with MPJ's own starter: with `multicore` every rank is a thread of one JVM, with `niodev` every rank
 is a JVM that MPJ's daemon starts (jiobench starts a daemon on this host when none runs, and stops
 it by its PID at the end). The ranks synchronise with MPJ's collectives (MpjWorld); rank 0 prints
-tagged JSON lines, which this feeds to `jiobench.collect` as the mpi4py launcher feeds it what it
-gathers. This side watches the ranks' processes, so that a rank whose JVM dies ends the whole job
-instead of leaving the others waiting, and it removes the files the run created.
+tagged JSON lines, the events of `jiobench.run.driver`, which runs the whole run in this one
+process as it runs on every mpi4py rank. This side watches the ranks' processes, so that a rank
+whose JVM dies ends the whole job instead of leaving the others waiting.
 
 Debian's libmpj-java does not start as packaged: its jars name log4j and commons-* next to
 themselves in their manifests, where Debian has none. MPJ runs here from a private MPJ_HOME
@@ -19,9 +19,7 @@ import json
 import os
 import queue
 import re
-import shlex
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -29,15 +27,16 @@ import tempfile
 import threading
 import time
 import zipfile
-from collections import Counter
 from pathlib import Path
 from typing import Iterator, Optional
 
 from ..errors import error
 from ..launchpaths import MPJ_DEVICES
-from ..model import runfile
 from . import collect
-from .launching import empty, files_to_empty, fork_tasks, load_average, run_environment, slurm_environment
+from .driver import FIRST, Driver
+from .launching import available_memory, load_average
+from .processes import alive, children_of, descendants_of, kill
+from .request import RunRequest
 
 # MPJ_HOME names another installation, such as MPJ Express's own release; Debian's by default.
 INSTALLED_HOME = Path(os.environ.get("MPJ_HOME", "/usr/share/mpj"))
@@ -144,43 +143,6 @@ def free_ports(count: int) -> list[int]:
             sock.close()
 
 
-def parent_of(pid: int) -> Optional[int]:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return int(stat.rsplit(")", 1)[1].split()[1])
-
-
-def children_of(pid: int) -> list[int]:
-    return [int(entry.name) for entry in Path("/proc").iterdir()
-            if entry.name.isdigit() and parent_of(int(entry.name)) == pid]
-
-
-def descendants_of(pid: int) -> list[int]:
-    found = []
-    for child in children_of(pid):
-        found += [child, *descendants_of(child)]
-    return found
-
-
-def alive(pid: int) -> bool:
-    """Whether the process runs (a zombie, which its parent has yet to reap, does not)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
-
-
-def kill(pids) -> None:
-    for pid in pids:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-
-
 def listening(port: int) -> bool:
     """Whether a process on this host listens on the TCP port (read from /proc, so that asking
     does not hand MPJ's daemon a connection it would take for a job)."""
@@ -236,20 +198,8 @@ class JobBroken(Exception):
     """A rank's process ended, or MPI failed, in the middle of a job: the job cannot finish."""
 
 
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
-
-
-class Stopped(Exception):
-    """A signal asked the run to stop."""
-
-    def __init__(self, number: int):
-        super().__init__(signal.Signals(number).name)
-        self.number = number
-        self.name = signal.Signals(number).name
-
-    @staticmethod
-    def raise_for(number, frame):
-        raise Stopped(number)
+class JobStopped(Exception):
+    """A signal asked the run to stop: the job's phase cannot be completed."""
 
 
 def same_host(host: str) -> bool:
@@ -259,8 +209,10 @@ def same_host(host: str) -> bool:
 class Job:
     """One MPJ Express job (one task of the run on every rank), its output and its processes."""
 
-    def __init__(self, command: list[str], env: dict, daemon: Optional[Daemon], jar: Path, hold_output: bool):
+    def __init__(self, command: list[str], env: dict, daemon: Optional[Daemon], jar: Path, hold_output: bool,
+                 stop: Optional[threading.Event] = None):
         self.jar = jar
+        self.stop = stop or threading.Event()  # set when the run is asked to stop
         self.daemon = daemon
         self.process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                         stderr=subprocess.STDOUT, text=True)
@@ -308,8 +260,10 @@ class Job:
 
     def messages(self) -> Iterator[dict]:
         """Rank 0's messages as they come, until the job ends; raises JobBroken when a rank's
-        process ends before the job finished."""
+        process ends before the job finished, JobStopped when a stop was asked."""
         while True:
+            if self.stop.is_set():
+                raise JobStopped()
             try:
                 line = self.lines.get(timeout=POLL_S)
             except queue.Empty:
@@ -326,11 +280,11 @@ class Job:
                 message = json.loads(line[len(TAG):])
                 if message["type"] == "ranks":
                     self.hosts, self.pids = message["hosts"], message["pids"]
-                elif message["type"] == "finished":
-                    self.finished = True
-                elif message["type"] == "abort":
+                    continue
+                if message["type"] == "abort":
                     raise JobBroken(self._dead_rank(besides=message.get("rank"), within=PEER_DEATH_S)
                                     or message["message"])
+                self.finished = self.finished or message["type"] == "finished"
                 yield message
             elif MPJ_CHATTER.match(line):
                 stopped = RANK_STOPPED.match(line)
@@ -403,16 +357,21 @@ class Job:
         self.process.wait()
 
 
-class MpjRun:
-    """A whole run: one MPJ job per JVM of the run, in turn, feeding one collector."""
+class MpjRanks:
+    """Every rank of the run, one MPJ Express job per task in turn: the transport of
+    `jiobench.run.driver` that speaks for all of them (as rank 0 does)."""
 
-    def __init__(self, options, runner_args: list[str], java: str, jar: Path, home: Path, scratch: Path):
-        self.options = options
-        self.runner_args = runner_args
-        self.jar = jar
-        self.device = MPJ_DEVICES[options.launcher]
+    rank = 0
+    who = None  # the files removed are every rank's
+
+    def __init__(self, request: RunRequest, java: str, home: Path, scratch: Path):
+        self.request = request
+        self.device = MPJ_DEVICES[request.launcher]
         self.current: Optional[Job] = None
-        launcher_args = shlex.split(options.launcher_args)
+        self.hosts: list[str] = []
+        self.stopped = threading.Event()
+        self.stop_signal: Optional[str] = None
+        launcher_args = list(request.launcher_args)
         # With a machines file the user runs MPJ's daemons on those machines; on this host alone
         # the run uses the daemon that listens on MPJ's port, else starts one of its own.
         local = "-machinesfile" not in launcher_args
@@ -425,142 +384,120 @@ class MpjRun:
         self.java = java
         self.env = dict(os.environ, MPJ_HOME=str(self.home),
                         PATH=f"{scratch / 'bin'}{os.pathsep}{os.environ['PATH']}")
-        self.starter_args = ["-np", str(options.ranks), "-dev", self.device]
+        self.starter_args = ["-np", str(request.ranks), "-dev", self.device]
         if self.device == "niodev" and local:
             (scratch / "machines").write_text(socket.gethostname() + "\n")
             self.starter_args += ["-machinesfile", str(scratch / "machines")]
         self.starter_args += launcher_args
         self.daemon = Daemon(java, self.home, self.env, scratch / "daemon.log") if own_daemon else None
 
-    def start(self, task: str, hold_output: bool = False) -> Job:
+    def mpi(self) -> dict:
+        return {"library": f"MPJ Express {configuration(self.home)['mpjexpress.version']}",
+                "standard": "mpiJava 1.2", "device": self.device}
+
+    def loads(self) -> dict:
+        # This side runs on the launching node only: the other nodes' loads are out of its sight.
+        return {socket.gethostname(): load_average()}
+
+    def stop(self, signal_name: str) -> None:
+        """Ends the job under way at its next look at its output (its phase cannot be completed)."""
+        self.stop_signal = self.stop_signal or signal_name
+        self.stopped.set()
+
+    def stopped_event(self) -> dict:
+        return {"type": "stopped", "ending": collect.stop(self.stop_signal, f"stopped by {self.stop_signal}")}
+
+    def agree(self, value) -> dict:
+        return self.stopped_event() if self.stopped.is_set() else {"type": "agreed", "value": value}
+
+    def start(self, task: str) -> Job:
         command = [self.java, "-jar", str(self.home / "lib" / "starter.jar"), *self.starter_args,
-                   *shlex.split(self.options.jvm_args), "-jar", str(self.jar), f"--task={task}", *self.runner_args]
-        self.current = Job(command, self.env, self.daemon, self.jar, hold_output)
+                   *self.request.jvm_args, "-jar", self.request.jar, f"--task={task}", *self.request.runner_args]
+        self.current = Job(command, self.env, self.daemon, Path(self.request.jar), task == FIRST, self.stopped)
         return self.current
 
-    def context(self, ready: dict, job: Job) -> dict:
-        per_host = dict(Counter(job.hosts))
-        environment, warnings = run_environment(ready, per_host)
-        return {
-            "parameters": ready["parameters"],
-            "environment": environment,
-            "hosts": job.hosts,
-            "ranks_per_host": per_host,
-            "ranks": len(job.hosts),
-            "launcher": self.options.launcher,
-            "command_line": ["jiobench", "run", *self.options.original],
-            "mpi": {"library": f"MPJ Express {configuration(self.home)['mpjexpress.version']}",
-                    "standard": "mpiJava 1.2", "device": self.device},
-            "started": runfile.now(),
-            "run_id": self.options.run_id,
-            "slurm": slurm_environment(),
-            "warnings": warnings,
-            # This side runs on the launching node only: the other nodes' loads are out of its sight.
-            "load_average": {"start": {socket.gethostname(): load_average()}},
-        }
+    def memory(self, ready: dict, job: Job) -> list:
+        """Each rank's (plan, available bytes of its host): every rank plans alike; only this
+        host's memory is in sight."""
+        available = available_memory()
+        return [(ready["environment"].get("plan_memory_bytes"), available if same_host(host) else None)
+                for host in job.hosts]
 
-    def execute(self) -> int:
-        ready = self.started(self.start("first", hold_output=True))
-        if not isinstance(ready, dict):
-            return ready
-        collector = collect.Collector(self.context(ready, self.current))
-        collector.start()
-        code, problems, incomplete = 0, [], None
+    def task(self, task: str, label: str, unable: Optional[str]) -> Iterator[dict]:
+        if unable is not None:
+            yield {"type": "error", "exit": 1, "messages": [unable], "rank": None, "created": []}
+            return
+        if self.stopped.is_set():
+            yield self.stopped_event()
+            return
+        job = self.start(task)
+        ready = None
         try:
-            for task in [None, *fork_tasks(ready["parameters"])]:
-                if task is not None:
-                    empty(files_to_empty(ready))
-                    started = self.started(self.start(task))
-                    if not isinstance(started, dict):
-                        code, incomplete = max(code, started), collect.failure(f"the JVMs of task {task} did not start")
-                        break
-                job_code, job_problems = self.serve(self.current, collector)
-                code, problems = max(code, job_code), problems + job_problems
-        except JobBroken as broken:
-            self.current.end()
-            code, incomplete = max(code, 1), collect.failure(str(broken))
-        except OSError as problem:
-            code, incomplete = max(code, 1), collect.failure(f"cannot empty {problem.filename}: {problem.strerror}")
-        except Stopped as stopped:
-            code, incomplete = 128 + stopped.number, collect.stop(stopped.name, f"stopped by {stopped.name}")
-        finally:
-            self.current.end()  # before the files go: a rank writing on would make one again
-            self.remove(ready)
-        collector.context["load_average"]["end"] = {socket.gethostname(): load_average()}
-        collector.finish(incomplete)
-        for text in problems:
-            print(f"jiobench: error: {text}", file=sys.stderr)
-        return code
-
-    def started(self, job: Job):
-        """Rank 0's ready message once every rank started; else, with the job ended, the exit code."""
-        try:
-            for message in job.messages():
+            messages = job.messages()
+            for message in messages:
                 if message["type"] == "ready":
-                    job.pass_output()
-                    return message
+                    ready = message
+                    break
                 if message["type"] in ("error", "failed"):
-                    for text in message["messages"]:
-                        print(text if text.startswith("jiobench") else f"jiobench: error: {text}", file=sys.stderr)
                     job.wait_end()
-                    return message.get("exit", 1)
-            problem = "the MPJ Express job ended before its ranks started"
+                    yield {"type": "error", "exit": message.get("exit", 1), "messages": message["messages"],
+                           "rank": None, "created": []}
+                    return
+            else:
+                raise JobBroken("the MPJ Express job ended before its ranks started")
+            self.hosts = job.hosts
+            refusal = yield {"type": "ready", "ready": ready, "memory": self.memory(ready, job)}
+            if refusal:
+                job.end()
+                yield {"type": "error", "exit": 2, "messages": [refusal], "rank": None, "created": ready["created"]}
+                return
+            job.pass_output()
+            yield {"type": "started", "ready": ready}
+            for message in messages:
+                if message["type"] == "phase":
+                    yield {"type": "phase",
+                           "records": [dict(record, host=job.hosts[record["rank"]]) for record in message["records"]]}
+                elif message["type"] == "failed":
+                    raise JobBroken("; ".join(message["messages"]))
+                elif message["type"] == "finished":
+                    job.wait_end()
+                    yield {"type": "finished", "exit": message["exit"], "messages": message["messages"]}
+                    return
+            raise JobBroken("the MPJ Express job ended without a word from rank 0")
         except JobBroken as broken:
             job.end()
-            problem = str(broken)
-        for line in job.held_output():
-            print(line, file=sys.stderr)
-        return error(problem, 1)
-
-    def serve(self, job: Job, collector: collect.Collector) -> tuple[int, list[str]]:
-        """Feeds one job's phases to the collector until it finishes; its exit code and what went wrong."""
-        for message in job.messages():
-            if message["type"] == "phase":
-                collector.phase([dict(record, host=job.hosts[record["rank"]]) for record in message["records"]])
-            elif message["type"] == "failed":
-                raise JobBroken("; ".join(message["messages"]))
-            elif message["type"] == "finished":
-                job.wait_end()
-                return message["exit"], message["messages"]
-        raise JobBroken("the MPJ Express job ended without a word from rank 0")
-
-    def remove(self, ready: dict) -> None:
-        """Removes the files the run created, unless --keep, once every job is over."""
-        if ready["parameters"]["keep"]:
-            return
-        for path in ready["created"]:
-            try:
-                os.unlink(path)
-            except FileNotFoundError:
-                pass
+            if ready is not None:
+                yield {"type": "failed", "ending": collect.failure(str(broken))}
+                return
+            for line in job.held_output():
+                print(line, file=sys.stderr)
+            yield {"type": "error", "exit": 1, "messages": [str(broken)], "rank": None, "created": []}
+        except JobStopped:
+            job.end()
+            yield self.stopped_event()
 
 
-def run(options, runner_args: list[str], jar: Path) -> int:
+def run(request: RunRequest, held: list[int]) -> int:
     """`jiobench run` with an MPJ launcher; returns the exit code."""
+    jar = Path(request.jar)
     problem = missing(jar)
     if problem:
         return error(problem)
-    java = shutil.which(options.java)
+    java = shutil.which(request.java)
     if java is None:
-        return error(f"cannot start {options.java}: is it installed?", 127)
+        return error(f"cannot start {request.java}: is it installed?", 127)
     home = private_home(jar.parent / "mpj-home")
-    # A signal ends the job under way (its phase cannot be completed) and keeps those completed.
-    previous = {number: signal.signal(number, Stopped.raise_for) for number in STOP_SIGNALS}
     scratch = Path(tempfile.mkdtemp(prefix="jiobench-mpj-"))
-    mpj_run = None
+    ranks = None
     try:
-        mpj_run = MpjRun(options, runner_args, java, jar, home, scratch)
-        return mpj_run.execute()
+        ranks = MpjRanks(request, java, home, scratch)
+        return Driver(request, ranks).run(held)
     except DaemonFailed as failed:
         return error(str(failed), 1)
-    except Stopped as stopped:
-        return 128 + stopped.number  # before the first phase: nothing to keep
     finally:
-        if mpj_run is not None:
-            if mpj_run.current is not None:
-                mpj_run.current.end()
-            if mpj_run.daemon is not None:
-                mpj_run.daemon.stop()
+        if ranks is not None:
+            if ranks.current is not None:
+                ranks.current.end()
+            if ranks.daemon is not None:
+                ranks.daemon.stop()
         shutil.rmtree(scratch, ignore_errors=True)
-        for number, handler in previous.items():
-            signal.signal(number, handler)

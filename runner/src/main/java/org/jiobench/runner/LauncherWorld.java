@@ -15,10 +15,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A rank served by its mpi4py launcher (runner/python/jiobench/launch.py) over two inherited pipes:
+ * A rank served by its mpi4py launcher (runner/python/jiobench/run/rank.py) over two inherited pipes:
  * JSON lines from here, plain lines back. The launcher does the MPI: barriers, the gather of
  * records to rank 0, the agreements after a stonewall and the abort of the whole job; it starts
  * one JVM per fork and removes the files the run created.
+ *
+ * <p>The events it shares with {@link MpjWorld}'s rank 0 have the same types and fields: ready
+ * (parameters, environment, created), phase (records: this rank's one), error (exit, messages),
+ * failed (messages) and finished (exit, messages). Barrier, wear-out and repeat are questions only
+ * this launcher answers.
  */
 final class LauncherWorld implements World {
     static final String CONTROL_VARIABLE = "JIOBENCH_CONTROL";
@@ -92,12 +97,12 @@ final class LauncherWorld implements World {
 
     @Override
     public long[] endPhase(RankRecord record) throws IOException {
-        send(message("record", "record", record));
+        send(message("phase", "records", List.of(record)));
         String reply = reply();
         try {
             return Arrays.stream(reply.replaceAll("[\\[\\]\\s]", "").split(",")).mapToLong(Long::parseLong).toArray();
         } catch (NumberFormatException e) {
-            throw new IOException("launcher answered '" + reply + "' to a record");
+            throw new IOException("launcher answered '" + reply + "' to a phase");
         }
     }
 
@@ -117,17 +122,17 @@ final class LauncherWorld implements World {
 
     @Override
     public void reject(String message) {
-        send(message("error", "message", message, "exit", 2));
+        send(message("error", "exit", 2, "messages", List.of(message)));
     }
 
     @Override
     public void fail(String message) {
-        send(message("failed", "message", message));
+        send(message("failed", "messages", List.of(message)));
     }
 
     @Override
     public void finish(int exitCode, String message) {
-        send(message("finished", "exit", exitCode, "message", message));
+        send(message("finished", "exit", exitCode, "messages", message == null ? List.of() : List.of(message)));
     }
 
     private static Map<String, Object> message(String type, Object... fields) {

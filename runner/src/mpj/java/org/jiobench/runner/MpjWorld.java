@@ -16,7 +16,7 @@ import mpi.MPI;
 
 /**
  * The ranks of an MPJ Express job, started by MPJ's own starter for {@code jiobench run --launcher
- * mpj-multicore|mpj-niodev} (runner/python/jiobench/mpj.py). Under the multicore device every rank
+ * mpj-multicore|mpj-niodev} (runner/python/jiobench/run/mpj.py). Under the multicore device every rank
  * is a thread of one JVM, loaded by a class loader of its own (so with its own copy of this class
  * and of MPI's); under niodev every rank is a JVM.
  *
@@ -31,8 +31,9 @@ import mpi.MPI;
  * <p>Rank 0 tells the Python side what happens, on standard output (where MPJ relays the output of
  * every rank), one line per event: {@value #TAG} and a JSON object whose type is ranks (hosts and
  * process ids), ready (parameters, environment, the files the run created), error (options
- * rejected), phase (every rank's record), failed or finished (exit code and messages). A rank
- * whose MPI calls themselves fail prints abort, and the Python side then ends the job's processes.
+ * rejected), phase (every rank's record), failed or finished (exit code and messages): the types
+ * and fields {@link LauncherWorld} sends for the same events. A rank whose MPI calls themselves
+ * fail prints abort, and the Python side then ends the job's processes.
  */
 final class MpjWorld implements World {
     static final String TAG = "@jiobench ";

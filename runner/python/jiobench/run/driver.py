@@ -1,0 +1,309 @@
+"""What a run does whichever way its ranks start: the forks in turn, the checks before the first
+phase, the run context, the files between forks and at the end, the ending and its exit code.
+
+A transport (`jiobench.run.rank` under mpirun, mpiexec or srun; `jiobench.run.mpj` under MPJ
+Express) starts one task's JVMs on every rank and yields what happens in one vocabulary of events:
+
+- ready: every rank's JVM is up (`ready`: its ready message; `memory`: each rank's plan and its
+  host's available bytes); the driver answers with a refusal (one line) or None;
+- started: the checks passed on every rank, the first phase comes next;
+- error: the JVMs did not start, or were refused (`exit`, `messages`, `rank` when one rank alone
+  failed, and `created`: what this rank's JVM created all the same);
+- phase: one phase ended (`records`: every rank's);
+- repeat: -i auto asks which approaches go on (`fork`, `approaches`); the driver answers with
+  the list, decided where the collector is;
+- finished: the task's JVMs are done (`exit`, `messages`: what went wrong);
+- failed, stopped: the run ends here (`ending`: what the run file's `incomplete` holds).
+
+Under mpi4py the driver runs on every rank alike and only rank 0 has the collector; under MPJ
+Express one driver speaks for every rank.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+from collections import Counter
+from typing import Optional
+
+from ..model import repetitions, runfile
+from . import collect
+from .launching import empty, files_to_empty, fork_tasks, run_environment, slurm_environment
+from .mpi import RANK_OVERHEAD_BYTES
+from .processes import PASSED_ON_STOP, STOP_NOTE_VARIABLE, STOP_SIGNALS
+from .request import RunRequest
+
+FIRST = "first"
+
+
+def signal_name(number: int) -> str:
+    """The signal's name; for SIGUSR1, the one `jiobench run` got and passed on as SIGUSR1."""
+    if number == PASSED_ON_STOP:
+        try:
+            with open(os.environ[STOP_NOTE_VARIABLE]) as note:
+                return note.read().strip() or PASSED_ON_STOP.name
+        except (KeyError, OSError):
+            pass
+    return signal.Signals(number).name
+
+
+def signal_exit_code(name: str) -> int:
+    """128 + the signal; SIGUSR1 is how `jiobench run` passes on a SIGTERM."""
+    return 128 + (signal.SIGTERM if name == PASSED_ON_STOP.name else signal.Signals[name])
+
+
+def task_label(parameters: dict, task: str) -> str:
+    fork, index = task.split(":")
+    return f"the start of {parameters['approaches'][int(index)]} fork {fork}"
+
+
+def said_once(messages: list[str]) -> list[str]:
+    """The lines that say why JVMs did not start: each a line of its own, prefixed as an error
+    unless the runner said it in its own words."""
+    lines = [" ".join(message.split()) for message in messages]
+    return [line if line.startswith("jiobench") else f"jiobench: error: {line}" for line in lines if line]
+
+
+def memory_refusal(memory: list, hosts: list[str]) -> Optional[str]:
+    """The ranks of each host need their JVMs' plans and their own overhead: more than the host
+    has available is refused before anything runs. `memory` holds each rank's (plan, available)."""
+    need: Counter = Counter()
+    largest: Counter = Counter()  # the most one rank of the host needs
+    have: dict[str, int] = {}
+    for host, (plan, available) in zip(hosts, memory):
+        need[host] += (plan or 0) + RANK_OVERHEAD_BYTES
+        largest[host] = max(largest[host], (plan or 0) + RANK_OVERHEAD_BYTES)
+        if available is not None:
+            have[host] = available
+    for host, needed in need.items():
+        if host in have and needed > have[host]:
+            fit = have[host] // largest[host]
+            return (f"{hosts.count(host)} ranks on {host} need about {needed / 2 ** 30:.1f} GiB (their plans "
+                    f"and JVMs), more than the {have[host] / 2 ** 30:.1f} GiB it has available: "
+                    + (f"run at most {fit} per node, or " if fit else "")
+                    + "shrink the plan (a lower -b or -s; with tiny transfers, whose offsets it holds, a larger -t)")
+    return None
+
+
+def run_id_refusal(request: RunRequest, ready: dict) -> Optional[str]:
+    """A run never writes over another run's file: a name already taken is found before the first phase."""
+    results = ready["parameters"]["results"]
+    if request.run_id and runfile.exists(request.run_id, results):
+        return (f"--run-id {request.run_id}: {results} already holds a run of that name (a run never writes "
+                "over another run's file)")
+    return None
+
+
+def run_context(request: RunRequest, ready: dict, hosts: list[str], mpi: dict, load_average: dict) -> dict:
+    """What the run file says of the run besides its phases."""
+    per_host = dict(Counter(hosts))
+    environment, warnings = run_environment(ready, per_host)
+    return {
+        "parameters": ready["parameters"],
+        "environment": environment,
+        "hosts": hosts,
+        "ranks_per_host": per_host,
+        "ranks": len(hosts),
+        "launcher": request.launcher,
+        "command_line": list(request.command_line),
+        "mpi": mpi,
+        "started": runfile.now(),
+        "run_id": request.run_id,
+        "slurm": slurm_environment(),
+        "warnings": warnings,
+        "load_average": load_average,
+    }
+
+
+def remove_created(paths: list[str], who: Optional[str]) -> None:
+    """Removes the files the run created. A file system that failed under the run (a lost server,
+    a dead mount) must not cost the phases measured: the file stays, and the user is told where."""
+    for path in paths:
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            pass
+        except OSError as problem:
+            print(f"jiobench: {f'{who}: ' if who else ''}cannot remove {path}: {problem.strerror}",
+                  file=sys.stderr, flush=True)
+
+
+class Driver:
+    """One run over one transport, from the first JVM to the run file and the exit code."""
+
+    def __init__(self, request: RunRequest, transport):
+        self.request = request
+        self.transport = transport
+        self.collector: Optional[collect.Collector] = None
+        self.parameters: dict = {}
+        self.created: list[str] = []
+        self.to_empty: list[str] = []  # emptied before every JVM after the first
+        self.keep = False
+        self.started = False
+        self.refused: Optional[int] = None  # the exit code when the first JVMs did not start
+        self.ending: Optional[dict] = None  # what ended the run early, as the run file says
+        self.stop_signal: Optional[str] = None
+        self.problems: list[str] = []  # what the JVMs said went wrong
+        self.load_average: dict = {}  # "start" and "end": each host's
+        self.tasks = iter(())  # the forks still to run after the first JVM
+        # Between the run file and a launcher gone from under the ranks (rank.watch_parent).
+        self.lock = threading.RLock()
+
+    # Signals -----------------------------------------------------------------------------------
+
+    def watch_signals(self, held: list[int]) -> None:
+        """A stop becomes a request the transport passes to the JVMs; the handler raises nothing,
+        so whatever runs when it comes (the run file being written above all) completes."""
+        for number in (*STOP_SIGNALS, PASSED_ON_STOP):
+            signal.signal(number, self.on_signal)
+        # `jiobench run` notes its signal before passing it on: a stop that came while mpirun was
+        # still starting this rank reached no handler here.
+        try:
+            if os.path.getsize(os.environ[STOP_NOTE_VARIABLE]) > 0:
+                held = [*held, PASSED_ON_STOP]
+        except (KeyError, OSError):
+            pass
+        for number in held:
+            self.on_signal(number, None)
+
+    def on_signal(self, number, frame) -> None:
+        if self.stop_signal is None:
+            self.stop_signal = signal_name(number)
+        self.transport.stop(self.stop_signal)
+
+    # Tasks -------------------------------------------------------------------------------------
+
+    def run_task(self, task: str, label: str) -> int:
+        """Runs one task's JVMs on every rank to their end: their exit code (0 when the run ended
+        here, which self.ending or self.refused then says)."""
+        events = self.transport.task(task, label, self.unable_to_start(task, label))
+        reply = None
+        while True:
+            try:
+                event = events.send(reply)
+            except StopIteration:
+                return 0
+            reply = None
+            kind = event["type"]
+            if kind == "ready" and task == FIRST:
+                reply = self.checked(event)
+            elif kind == "started" and task == FIRST:
+                self.start_collecting(event)
+            elif kind == "error":
+                self.not_started(event, task, label)
+                return 0
+            elif kind == "phase":
+                if self.collector is not None:
+                    self.collector.phase(event["records"])
+            elif kind == "repeat":
+                if self.collector is not None:
+                    reply = self.collector.another_repetition(event["fork"], event["approaches"])
+            elif kind == "finished":
+                self.problems += event["messages"]
+                return event["exit"]
+            elif kind in ("failed", "stopped"):
+                self.ending = self.ending or event["ending"]
+                return 0
+
+    def unable_to_start(self, task: str, label: str) -> Optional[str]:
+        """Empties the files before every JVM after the first; why it cannot, if it cannot."""
+        if task == FIRST or self.stop_signal is not None:
+            return None
+        try:
+            empty(self.to_empty)
+        except OSError as problem:
+            return f"cannot empty {problem.filename} for {label}: {problem.strerror}"
+        return None
+
+    def checked(self, event: dict) -> Optional[str]:
+        """The checks before the first phase, once every rank's JVM is up: why the run cannot go on."""
+        ready = event["ready"]
+        self.parameters = ready["parameters"]
+        self.created = ready["created"]
+        self.to_empty = files_to_empty(ready)
+        self.keep = self.parameters["keep"]
+        return ((run_id_refusal(self.request, ready) if self.transport.rank == 0 else None)
+                or memory_refusal(event["memory"], self.transport.hosts))
+
+    def start_collecting(self, event: dict) -> None:
+        self.started = True
+        if self.transport.rank == 0:
+            context = run_context(self.request, event["ready"], self.transport.hosts, self.transport.mpi(),
+                                  self.load_average)
+            self.collector = collect.Collector(context)
+            self.collector.start()
+
+    def not_started(self, event: dict, task: str, label: str) -> None:
+        if task == FIRST:
+            self.refused = event["exit"]
+            self.created = self.created or event["created"]
+            if self.transport.rank == 0:
+                for line in said_once(event["messages"]):
+                    print(line, file=sys.stderr, flush=True)
+        elif self.ending is None:
+            self.ending = collect.failure("; ".join(event["messages"]), event.get("rank"), label)
+
+    def next_task(self) -> Optional[str]:
+        """The next fork; under -i auto, once the planned ones ran, those the collector adds (the
+        same on every rank)."""
+        task = next(self.tasks, None)
+        if task is None and repetitions.Rule.of(self.parameters):
+            event = self.transport.agree(self.collector.forks_to_add() if self.collector is not None else None)
+            if event["type"] != "agreed":
+                self.ending = self.ending or event["ending"]
+                return None
+            self.tasks = iter(event["value"])
+            task = next(self.tasks, None)
+        return task
+
+    # The run -----------------------------------------------------------------------------------
+
+    def run(self, held: list[int] = ()) -> int:
+        self.watch_signals(list(held))
+        self.load_average["start"] = self.transport.loads()
+        code = self.run_task(FIRST, "the start of the run")
+        if not self.started:
+            # Refused, not started or stopped before the first phase: no run file.
+            self.remove_created()
+            return self.exit_code(self.refused or 0)
+        self.tasks = iter(fork_tasks(self.parameters))
+        while self.ending is None:
+            task = self.next_task()
+            if task is None:
+                break
+            code = max(code, self.run_task(task, task_label(self.parameters, task)))
+        self.load_average["end"] = self.transport.loads()
+        self.remove_created()
+        if self.collector is not None:
+            self.write_run_file(self.ending)
+            for text in self.problems:
+                print(f"jiobench: error: {text}", file=sys.stderr)
+            if self.collector.misplaced:
+                code = max(code, 1)
+        return self.exit_code(code)
+
+    def exit_code(self, code: int) -> int:
+        """The run's code; 128 + the signal that stopped it; 1 when a rank failed."""
+        if self.ending is not None:
+            return signal_exit_code(self.ending["signal"]) if self.ending["signal"] else 1
+        if self.stop_signal is not None:
+            return signal_exit_code(self.stop_signal)
+        return code
+
+    def remove_created(self) -> None:
+        if not self.keep:
+            remove_created(self.created, self.transport.who)
+
+    def write_run_file(self, ending: Optional[dict]) -> None:
+        with self.lock:
+            try:
+                self.collector.finish(ending)
+            except OSError as problem:
+                print(f"jiobench: error: cannot write the run file: {problem}", file=sys.stderr, flush=True)
+
+    def abandon(self, message: str) -> None:
+        """The run cannot go on (its launcher is gone): what it created goes, what it measured stays."""
+        self.remove_created()
+        if self.collector is not None:
+            self.write_run_file(collect.stop(None, message))
