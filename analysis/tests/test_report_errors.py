@@ -73,122 +73,6 @@ def case_rate_is_not_a_number(tmp_path):
         'phases[2].bw_mib_s is "fast", expected a finite number'
 
 
-def _broken(tmp_path, name: str, change) -> list[str]:
-    run = good_run(tmp_path)
-    change(run)
-    return [write(tmp_path / f"{name}.json", json.dumps(run)), "-o", str(tmp_path / "out")]
-
-
-def case_null_approach(tmp_path):
-    return _broken(tmp_path, "null", lambda run: run["phases"][0].update(approach=None)), \
-        "phases[0].approach is null, expected a non-empty text"
-
-
-def case_approach_given_as_a_list(tmp_path):
-    return _broken(tmp_path, "list", lambda run: run["summary"][1].update(approach=["raw-bytes"])), \
-        'summary[1].approach is ["raw-bytes"], expected a non-empty text'
-
-
-def case_infinite_rate(tmp_path):
-    return _broken(tmp_path, "inf", lambda run: run["phases"][1].update(bw_mib_s=math.inf)), \
-        "phases[1].bw_mib_s is Infinity, expected a finite number"
-
-
-def case_rate_that_is_no_number(tmp_path):
-    return _broken(tmp_path, "nan", lambda run: run["summary"][0]["bw_mib_s"].update(mean=math.nan)), \
-        "summary[0].bw_mib_s.mean is NaN, expected a finite number"
-
-
-def case_integer_run_id(tmp_path):
-    return _broken(tmp_path, "id", lambda run: run.update(run_id=20240101)), \
-        "run_id is 20240101, expected a non-empty text"
-
-
-def case_verified_as_text(tmp_path):
-    return _broken(tmp_path, "yes", lambda run: run["phases"][3].update(verified="yes")), \
-        'phases[3].verified is "yes", expected true or false'
-
-
-def case_hosts_as_text(tmp_path):
-    return _broken(tmp_path, "hosts", lambda run: run["environment"].update(hosts="vm")), \
-        'environment.hosts is "vm", expected a list'
-
-
-def case_negative_stddev(tmp_path):
-    return _broken(tmp_path, "stddev", lambda run: run["summary"][0]["bw_mib_s"].update(stddev=-1.5)), \
-        "summary[0].bw_mib_s.stddev is -1.5, expected a finite number of at least 0"
-
-
-def case_unknown_op(tmp_path):
-    return _broken(tmp_path, "op", lambda run: run["phases"][0].update(op="append")), \
-        'phases[0].op is "append", expected \'write\' or \'read\''
-
-
-def case_zero_ranks(tmp_path):
-    return _broken(tmp_path, "ranks", lambda run: run["summary"][0].update(ranks=0)), \
-        "summary[0].ranks is 0, expected a whole number of at least 1"
-
-
-def case_fractional_repetition(tmp_path):
-    return _broken(tmp_path, "rep", lambda run: run["phases"][0].update(rep=1.5)), \
-        "phases[0].rep is 1.5, expected a whole number"
-
-
-def case_interval_of_one_number(tmp_path):
-    return _broken(tmp_path, "ci", lambda run: run["summary"][0]["bw_mib_s"].update(ci95=[1.0])), \
-        "summary[0].bw_mib_s.ci95 is [1.0], expected null or [low, high]"
-
-
-def case_median_interval_of_one_number(tmp_path):
-    return _broken(tmp_path, "median", lambda run: run["summary"][0].update(median_ci95=[1.0])), \
-        "summary[0].median_ci95 is [1.0], expected null or [low, high]"
-
-
-def case_noisy_as_text(tmp_path):
-    return _broken(tmp_path, "noisy", lambda run: run["summary"][0].update(noisy="no")), \
-        'summary[0].noisy is "no", expected true or false'
-
-
-def case_ratio_as_a_number(tmp_path):
-    return _broken(tmp_path, "ratio", lambda run: run["summary"][0].update(ratio=0.5)), \
-        "summary[0].ratio is 0.5, expected an object"
-
-
-def case_ratio_without_a_verdict(tmp_path):
-    return _broken(tmp_path, "verdict", lambda run: run["summary"][0].update(
-        ratio={"to": "c-posix", "value": 0.5, "ci95": None})), "summary[0].ratio lacks verdict"
-
-
-def case_unknown_verdict(tmp_path):
-    return _broken(tmp_path, "maybe", lambda run: run["summary"][0].update(
-        ratio={"to": "c-posix", "value": 0.5, "ci95": [0.4, 0.6], "verdict": "maybe"})), \
-        "summary[0].ratio.verdict is \"maybe\", expected 'faster' or 'slower' or 'same' or 'unclear'"
-
-
-def case_noise_as_a_list(tmp_path):
-    return _broken(tmp_path, "noise", lambda run: run.update(noise=[1.2])), "noise is [1.2], expected an object"
-
-
-def case_auto_repetitions_before_schema_3(tmp_path):
-    return _broken(tmp_path, "auto", lambda run: run.update(schema="jiobench-run/2") or run["parameters"].update(
-        repetitions="auto")), 'parameters.repetitions is "auto", expected a whole number of at least 1'
-
-
-def case_repetitions_as_other_text(tmp_path):
-    return _broken(tmp_path, "many", lambda run: run["parameters"].update(repetitions="many")), \
-        'parameters.repetitions is "many", expected a whole number of at least 1 or \'auto\''
-
-
-def case_parameters_as_a_list(tmp_path):
-    return _broken(tmp_path, "params", lambda run: run.update(parameters=[1, 2])), \
-        "parameters is not an object"
-
-
-def case_block_size_as_text(tmp_path):
-    return _broken(tmp_path, "block", lambda run: run["parameters"].update(block_size="64MiB")), \
-        'parameters.block_size is "64MiB", expected a whole number of at least 1'
-
-
 def case_empty_directory(tmp_path):
     (tmp_path / "empty").mkdir()
     return [str(tmp_path / "empty"), "-o", str(tmp_path / "out")], "no run files"
@@ -238,7 +122,73 @@ def case_compare_nothing_in_common(tmp_path):
     return ["--compare", a, b], "no point"
 
 
-CASES = [case for name, case in sorted(globals().items()) if name.startswith("case_")]
+# A run file with one key holding the wrong thing: what the change does to a good run, and what
+# the report's one line says of it.
+WRONG_KEYS = {
+    "null_approach": (lambda run: run["phases"][0].update(approach=None),
+        "phases[0].approach is null, expected a non-empty text"),
+    "approach_given_as_a_list": (lambda run: run["summary"][1].update(approach=["raw-bytes"]),
+        'summary[1].approach is ["raw-bytes"], expected a non-empty text'),
+    "infinite_rate": (lambda run: run["phases"][1].update(bw_mib_s=math.inf),
+        "phases[1].bw_mib_s is Infinity, expected a finite number"),
+    "rate_that_is_no_number": (lambda run: run["summary"][0]["bw_mib_s"].update(mean=math.nan),
+        "summary[0].bw_mib_s.mean is NaN, expected a finite number"),
+    "integer_run_id": (lambda run: run.update(run_id=20240101),
+        "run_id is 20240101, expected a non-empty text"),
+    "verified_as_text": (lambda run: run["phases"][3].update(verified="yes"),
+        'phases[3].verified is "yes", expected true or false'),
+    "hosts_as_text": (lambda run: run["environment"].update(hosts="vm"),
+        'environment.hosts is "vm", expected a list'),
+    "negative_stddev": (lambda run: run["summary"][0]["bw_mib_s"].update(stddev=-1.5),
+        "summary[0].bw_mib_s.stddev is -1.5, expected a finite number of at least 0"),
+    "unknown_op": (lambda run: run["phases"][0].update(op="append"),
+        'phases[0].op is "append", expected \'write\' or \'read\''),
+    "zero_ranks": (lambda run: run["summary"][0].update(ranks=0),
+        "summary[0].ranks is 0, expected a whole number of at least 1"),
+    "fractional_repetition": (lambda run: run["phases"][0].update(rep=1.5),
+        "phases[0].rep is 1.5, expected a whole number"),
+    "interval_of_one_number": (lambda run: run["summary"][0]["bw_mib_s"].update(ci95=[1.0]),
+        "summary[0].bw_mib_s.ci95 is [1.0], expected null or [low, high]"),
+    "median_interval_of_one_number": (lambda run: run["summary"][0].update(median_ci95=[1.0]),
+        "summary[0].median_ci95 is [1.0], expected null or [low, high]"),
+    "noisy_as_text": (lambda run: run["summary"][0].update(noisy="no"),
+        'summary[0].noisy is "no", expected true or false'),
+    "ratio_as_a_number": (lambda run: run["summary"][0].update(ratio=0.5),
+        "summary[0].ratio is 0.5, expected an object"),
+    "ratio_without_a_verdict": (lambda run: run["summary"][0].update(
+        ratio={"to": "c-posix", "value": 0.5, "ci95": None}),
+        "summary[0].ratio lacks verdict"),
+    "unknown_verdict": (lambda run: run["summary"][0].update(
+        ratio={"to": "c-posix", "value": 0.5, "ci95": [0.4, 0.6], "verdict": "maybe"}),
+        "summary[0].ratio.verdict is \"maybe\", expected 'faster' or 'slower' or 'same' or 'unclear'"),
+    "noise_as_a_list": (lambda run: run.update(noise=[1.2]),
+        "noise is [1.2], expected an object"),
+    "auto_repetitions_before_schema_3": (lambda run: run.update(schema="jiobench-run/2")
+                                         or run["parameters"].update(repetitions="auto"),
+        'parameters.repetitions is "auto", expected a whole number of at least 1'),
+    "repetitions_as_other_text": (lambda run: run["parameters"].update(repetitions="many"),
+        'parameters.repetitions is "many", expected a whole number of at least 1 or \'auto\''),
+    "parameters_as_a_list": (lambda run: run.update(parameters=[1, 2]),
+        "parameters is not an object"),
+    "block_size_as_text": (lambda run: run["parameters"].update(block_size="64MiB"),
+        'parameters.block_size is "64MiB", expected a whole number of at least 1'),
+}
+
+
+def wrong_key_case(name: str):
+    change, words = WRONG_KEYS[name]
+
+    def case(tmp_path):
+        run = good_run(tmp_path)
+        change(run)
+        return [write(tmp_path / f"{name}.json", json.dumps(run)), "-o", str(tmp_path / "out")], words
+
+    case.__name__ = f"case_{name}"
+    return case
+
+
+CASES = sorted([case for name, case in globals().items() if name.startswith("case_")]
+               + [wrong_key_case(name) for name in WRONG_KEYS], key=lambda case: case.__name__)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.__name__[5:] for case in CASES])
