@@ -47,15 +47,15 @@ final class ApproachOptions {
 
     /**
      * The values given for the chosen approaches' options, by {@code ID.NAME}, and for every
-     * run-wide spelling, chosen approaches or not, as when it was the run's own; a bad one is a
-     * ParameterException.
+     * run-wide spelling. Every value given is checked, the chosen approaches' or not: a bad one
+     * is a ParameterException, not a value that would be taken the day its approach runs.
      */
     static OptionValues values(CommandSpec spec, List<Approach> chosen) {
         Map<String, Object> byKey = new LinkedHashMap<>();
-        for (Approach approach : chosen) {
+        for (Approach approach : Approaches.all()) {
             for (ApproachOption option : approach.options()) {
-                parseGiven(spec, name(approach, option), option).ifPresent(value ->
-                        byKey.put(OptionValues.key(approach, option), value));
+                parseGiven(spec, name(approach, option), option).filter(value -> chosen.contains(approach))
+                        .ifPresent(value -> byKey.put(OptionValues.key(approach, option), value));
             }
         }
         Map<String, Object> runWide = new LinkedHashMap<>();

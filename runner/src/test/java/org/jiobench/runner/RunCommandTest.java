@@ -58,6 +58,11 @@ class RunCommandTest {
             {"-a", "c-stdio", "--c-stdio.buffer-size", "3GiB"},
             {"--calibrate-rate", "0"},
             {"-a", "calibrate", "--calibrate.rate", "fast"},
+            // An approach's option is checked whether or not its approach runs.
+            {"-a", "calibrate", "--buffered-stream.buffer-size", "banana"},
+            {"-a", "calibrate", "--c-stdio.buffer-size", "3GiB"},
+            {"-a", "raw-bytes", "--c-swap.piece-size", "0"},
+            {"-a", "raw-bytes", "--calibrate.rate", "-3"},
             {"-i", "auto"},
             {"-i", "auto", "--time-budget", "soon"},
             {"--max-reps", "12"},
