@@ -14,6 +14,7 @@ dir=$(mkdir -p "$2" && cd "$2" && pwd)
 conf="$dir/slurm.conf"
 
 . "$(dirname "$(readlink -f "$0")")/../scripts/wait-for.sh"
+. "$(dirname "$(readlink -f "$0")")/../scripts/slurm-settings.sh"
 
 gone() {  # the process has exited: it is no more, or a zombie that init has yet to collect
   local state
@@ -42,13 +43,10 @@ start() {
   read -r -a ports < <(free_ports)
   cat > "$conf" <<CONF
 ClusterName=jiobench
+$(slurm_settings)
 SlurmctldHost=localhost
 SlurmctldPort=${ports[0]}
 SlurmdPort=${ports[1]}
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-CredType=cred/munge
 AuthInfo=socket=$dir/munge/munge.socket.2
 StateSaveLocation=$dir/state
 SlurmdSpoolDir=$dir/spool
@@ -57,19 +55,6 @@ SlurmctldPidFile=$dir/slurmctld.pid
 SlurmdPidFile=$dir/slurmd.pid
 SlurmctldLogFile=$dir/log/slurmctld.log
 SlurmdLogFile=$dir/log/slurmd.log
-MailProg=/bin/true
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/none
-MpiDefault=none
-SchedulerParameters=batch_sched_delay=0
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-EnforcePartLimits=ALL
-ReturnToService=2
-SlurmdParameters=config_overrides
 NodeName=localhost CPUs=$cpus Boards=1 SocketsPerBoard=1 CoresPerSocket=$cpus ThreadsPerCore=1 RealMemory=1000
 PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 CONF
