@@ -19,9 +19,11 @@ from jiobench.model.reduce import measured_rates, ratio_to, reference_approach, 
 
 OPS = ("write", "read")
 
-# Parameters that do not change what a phase measures; runs differing only in them pool together.
+# Parameters that do not change what a phase measures, or that follow from others and the ranks'
+# placement (read_block_of, from -C, -Q and the hosts); runs differing only in them pool together.
 NOT_MEASURED = frozenset({"approaches", "file", "results", "write", "read", "repetitions", "ci_target",
-                          "time_budget_s", "max_reps", "warmup", "verify", "seed", "keep", "overwrite"})
+                          "time_budget_s", "max_reps", "warmup", "verify", "seed", "keep", "overwrite",
+                          "read_block_of"})
 
 # The median and its 95% interval are the figure; the others are as IOR prints them, with the 95%
 # confidence interval of the mean (ci95).

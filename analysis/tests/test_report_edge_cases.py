@@ -33,6 +33,14 @@ def test_runs_at_the_same_point_pool_their_phases_through_the_one_reduction(tmp_
         assert point["noisy"] == expected["noisy"]
 
 
+def test_runs_that_differ_only_in_whose_block_each_rank_read_pool_together(tmp_path):
+    """-C on two placements of the same ranks (node by node, round-robin): the blocks read follow
+    from where the ranks ran, which is not a parameter of what is measured."""
+    for seed, read_block_of in ((1, [2, 3, 0, 1]), (2, [1, 0, 3, 2])):
+        run_file(tmp_path, {"raw-bytes": 100.0}, ranks=4, seed=seed, reorder=True, read_block_of=read_block_of)
+    assert varied_parameters(load_runs([str(tmp_path)])) == []
+
+
 def test_ratios_are_to_c_posix_at_the_same_op_and_ranks(tmp_path):
     paths = [run_file(tmp_path / "runs", RATES, ranks=ranks, seed=ranks, reps=6) for ranks in (1, 4)]
     done = run_report([str(tmp_path / "runs"), "-o", str(tmp_path / "out")])

@@ -144,7 +144,9 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--preset", metavar="NAME",
                         help="a named sweep (below): its lists and runner options, which --vary and the runner "
                              "options after '--' replace option by option")
-    parser.add_argument("--procs", default="1", metavar="LIST", help="process counts (default: 1)")
+    parser.add_argument("--procs", metavar="LIST",
+                        help="process counts (default: 1; with --nodes and --tasks-per-node, each node count "
+                             "times the tasks per node)")
     parser.add_argument("--nodes", metavar="LIST", help="node counts; each pairs with the process counts it holds")
     parser.add_argument("--tasks-per-node", metavar="N", help="tasks per node (Slurm's --ntasks-per-node)")
     parser.add_argument("--vary", action="append", default=[], metavar="NAME=V1,V2,...",

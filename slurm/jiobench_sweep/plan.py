@@ -19,7 +19,7 @@ from jiobench.paths import JAR
 from jiobench.model.sweepfile import plural
 
 # Runner options the sweep sets itself, and launcher options a --vary may name.
-SWEEP_OWNS = ("--results", "--dry-run")
+SWEEP_OWNS = ("--results", "--dry-run", "--dry-run-ranks")
 LAUNCHER_OPTIONS = {"java": "java", "--java": "java", "jvm-args": "jvm-args", "--jvm-args": "jvm-args",
                     "launcher": "launcher", "--launcher": "launcher"}
 DEFAULT_FILE = "jiobench.dat"
@@ -159,10 +159,15 @@ def tasks_per_node(options) -> Optional[int]:
 
 def plan(options, dimensions: list[tuple[str, list[str]]]) -> tuple[list[dict], list[str]]:
     """Every point of the sweep, in order, and the (nodes, procs) pairs left out."""
-    procs = counts("--procs", options.procs)
     nodes = counts("--nodes", options.nodes)
     per_node = tasks_per_node(options)
-    pairs, left_out = placements(procs, nodes, per_node)
+    if options.procs is None and options.nodes and per_node:
+        # The user gave the nodes and the tasks each runs: full nodes are the points, which the
+        # default of one process would leave empty.
+        pairs, left_out = [(node_count, node_count * per_node) for node_count in nodes], []
+    else:
+        pairs, left_out = placements(counts("--procs", "1" if options.procs is None else options.procs), nodes,
+                                     per_node)
     parts = {name: dict(zip(values, id_parts(name, values))) for name, values in dimensions}
     combinations = list(itertools.product(*(values for _, values in dimensions)))
     total = len(pairs) * len(combinations)
@@ -211,7 +216,8 @@ def dry_run(point: dict) -> tuple[Optional[dict], Optional[str]]:
         jvm_args = shlex.split(point["jvm_args"])
     except ValueError as problem:
         return None, f"--jvm-args {point['jvm_args']!r}: {problem}"
-    command = [java, *jvm_args, "-jar", str(JAR), *point["runner_args"], "--dry-run"]
+    command = [java, *jvm_args, "-jar", str(JAR), *point["runner_args"], "--dry-run",
+               f"--dry-run-ranks={point['procs']}"]
     env = {key: value for key, value in os.environ.items() if key != "JIOBENCH_CONTROL"}
     try:
         done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)

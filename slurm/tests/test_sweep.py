@@ -253,6 +253,13 @@ def test_a_mistake_is_one_line_and_leaves_nothing(tmp_path, arguments, message):
     assert not (tmp_path / "sweep").exists()
 
 
+def test_each_point_is_checked_as_a_run_of_its_own_rank_count(tmp_path):
+    done = sweep("--dir", "sweep", "--procs", "2,4", "--", "-b", "4MiB", "-C", "-Q", "3", cwd=tmp_path)
+    assert done.returncode == 2, done
+    assert "point 1 of 2, p1-n2 (2 procs): -Q 3 must be from 1 to the rank count less one (1)" in done.stderr, done
+    assert sweep("--dir", "sweep", "--procs", "2,4", "--", "-b", "4MiB", "-C", cwd=tmp_path).returncode == 0
+
+
 def test_a_sweep_starts_in_a_new_directory_and_status_needs_one(tmp_path):
     (tmp_path / "sweep").mkdir()
     done = sweep("--dir", "sweep", "--", "-a", "calibrate", cwd=tmp_path)

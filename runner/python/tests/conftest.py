@@ -1,22 +1,29 @@
 """Runs the real thing: bin/jiobench under mpirun, with real JVMs and real files."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import shlex
 import shutil
+import signal
 import struct
 import subprocess
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Sequence
 
 import pytest
+
+from jiobench.run.launching import available_memory
 
 HOME = Path(__file__).resolve().parents[3]
 JIOBENCH = HOME / "bin" / "jiobench"
 CLUSTER = HOME / "slurm" / "local-cluster.sh"
+VIRTUAL_CLUSTER = HOME / "scripts" / "virtual-cluster.sh"
 # The launch paths a behaviour that both paths promise is tested on (docs/reliability.md).
 EVERY_LAUNCH_PATH = ["mpirun", "mpj-niodev", "mpj-multicore"]
 
@@ -66,6 +73,17 @@ def jiobench(tmp_path):
                                timeout=timeout, text=True, cwd=tmp_path))
 
     return run
+
+
+def plans_of_most_of_the_memory() -> list[str]:
+    """`jiobench run` options whose every rank plans 55% of the memory this machine has
+    available: tiny transfers make a plan of many offsets (36 bytes each), and -Xmx lets the
+    JVM's own heap check through, for two ranks in one JVM too (it asks a third more), so that
+    only the launcher's count of a host's ranks can refuse them."""
+    block_mib = available_memory() * 55 // 100 // 36 // 2 ** 20
+    heap_gib = block_mib * 36 * 3 // 1024 + 2
+    return [f"--jvm-args=-Xmx{heap_gib}g", "--", "-a", "raw-bytes", "--type", "byte", "-b", f"{block_mib}MiB",
+            "-t", "1"]
 
 
 def not_of_the_heap(warnings: list[str]) -> list[str]:
@@ -122,20 +140,118 @@ def slurm():
     shutil.rmtree(directory, ignore_errors=True)
 
 
-def job_state(env, job_id: str) -> str:
-    shown = subprocess.run(["scontrol", "show", "job", job_id], capture_output=True, text=True, env=env).stdout
+def job_state(env, job_id: str, on: Sequence[str] = ()) -> str:
+    """The job's state, asked of scontrol here or through `on`, a command that runs it elsewhere."""
+    shown = subprocess.run([*on, "scontrol", "show", "job", job_id], capture_output=True, text=True, env=env,
+                           timeout=30).stdout
     return next(field.split("=", 1)[1] for field in shown.split() if field.startswith("JobState="))
 
 
-def wait_for_job(env, job_id: str, timeout: float = 240) -> str:
+def wait_for_job(env, job_id: str, timeout: float = 240, on: Sequence[str] = ()) -> str:
     """The job's state once it has ended (polling scontrol: sbatch --wait polls every few seconds)."""
     deadline = time.monotonic() + timeout
-    state = job_state(env, job_id)
+    state = job_state(env, job_id, on)
     while state in ("PENDING", "RUNNING", "CONFIGURING", "COMPLETING"):
         assert time.monotonic() < deadline, f"job {job_id} still {state}"
         time.sleep(0.2)
-        state = job_state(env, job_id)
+        state = job_state(env, job_id, on)
     return state
+
+
+@dataclass(frozen=True)
+class VirtualCluster:
+    """A cluster of nodes on this machine (scripts/virtual-cluster.sh), as `start` describes it.
+    Only the nodes reach its Slurm and see its volume: Slurm's clients and jiobench run there."""
+    directory: Path
+    nodes: list[str]
+    mount: Path  # the GlusterFS volume, at this path on every node
+    home: Path  # a directory every node sees, on this machine's disk: results, sweeps, job scripts
+    env: dict  # this environment without a Slurm job's variables, with the cluster's SLURM_CONF
+    rsh_agent: str
+    hostfile: str
+
+    def on(self, node: int) -> list[str]:
+        """The words that run a command on node `node` (1-based)."""
+        return [str(VIRTUAL_CLUSTER), "exec", str(self.directory), str(node)]
+
+    def exec(self, node: int, *command: str, timeout: float, cwd: Optional[Path] = None) -> subprocess.CompletedProcess:
+        """`command` on node `node`, in `cwd` (which the node must see; default: home). Past the
+        timeout, what it started is stopped, its process group and the cluster's jobs, and the
+        test fails: a rank that cannot reach another node waits forever."""
+        with subprocess.Popen([*self.on(node), *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              cwd=cwd or self.home, env=self.env, start_new_session=True) as process:
+            try:
+                stdout, stderr = process.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                stdout, stderr = self.stop_process(process)
+                pytest.fail(f"{shlex.join(command)} on node{node} ran past {timeout} s\n--- stdout\n{stdout}\n"
+                            f"--- stderr\n{stderr}")
+        return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+
+    def stop_process(self, process: subprocess.Popen) -> tuple[str, str]:
+        """As a user would: TERM to the command's process group (salloc and `jiobench run` end
+        their ranks on TERM), KILL after a grace period, then scancel of every job."""
+        output = ("", "")
+        for sent, grace in ((signal.SIGTERM, 30), (signal.SIGKILL, 10)):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, sent)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                output = process.communicate(timeout=grace)
+                break
+        subprocess.run([*self.on(1), "scancel", "--me"], capture_output=True, env=self.env, timeout=30)
+        return output
+
+    def wait_for_job(self, job_id: str, timeout: float = 240) -> str:
+        return wait_for_job(self.env, job_id, timeout, on=self.on(1))
+
+
+# The session's cluster, one for both test trees: pytest makes a fixture of every module that
+# names it (slurm/tests/runner_tests.py does), and would start a cluster for each.
+_virtual_clusters: list[VirtualCluster] = []
+
+
+@pytest.fixture(scope="session")
+def virtual_cluster():
+    """A cluster of 3 nodes (scripts/virtual-cluster.sh) for the session, started when a test
+    first asks for it. pytest's tmp_path is in this machine's /tmp, which no node sees: what a
+    run on several nodes writes belongs on the cluster's home or its volume."""
+    if _virtual_clusters:
+        yield _virtual_clusters[0]
+        return
+    with started_virtual_cluster(3) as cluster:
+        _virtual_clusters.append(cluster)
+        try:
+            yield cluster
+        finally:
+            _virtual_clusters.clear()
+
+
+@contextlib.contextmanager
+def started_virtual_cluster(nodes: int):
+    """A cluster of its own for a test that harms its nodes (cuts a link), stopped at the end."""
+    # A short path: the daemons' sockets are under it.
+    directory = Path(tempfile.mkdtemp(prefix="jiobench-vc-"))
+    directory.chmod(0o755)
+    began = time.monotonic()
+    try:
+        started = subprocess.run([str(VIRTUAL_CLUSTER), "start", str(directory), str(nodes)], capture_output=True,
+                                 text=True, timeout=180)
+        assert started.returncode == 0, started.stderr
+        print(f"virtual cluster: {nodes} nodes started in {time.monotonic() - began:.1f} s")
+        said = {}
+        for line in started.stdout.splitlines():
+            name, _, value = line.removeprefix("export ").partition("=")
+            said[name] = shlex.split(value)[0]
+        env = {name: value for name, value in os.environ.items() if not name.startswith("SLURM_")}
+        yield VirtualCluster(directory, said["nodes"].split(), Path(said["mount"]), Path(said["home"]),
+                             dict(env, SLURM_CONF=said["SLURM_CONF"]), said["rsh_agent"], said["hostfile"])
+    finally:
+        began = time.monotonic()
+        stopped = subprocess.run([str(VIRTUAL_CLUSTER), "stop", str(directory)], capture_output=True, text=True,
+                                 timeout=180)
+        print(f"virtual cluster: stopped in {time.monotonic() - began:.1f} s")
+        shutil.rmtree(directory, ignore_errors=True)
+    assert stopped.returncode == 0, stopped.stderr
 
 
 def modern_java() -> Optional[str]:

@@ -12,8 +12,7 @@ from typing import Callable, Optional
 
 import pytest
 
-from conftest import EVERY_LAUNCH_PATH, JIOBENCH, run_bounded
-from jiobench.run.launching import available_memory
+from conftest import EVERY_LAUNCH_PATH, JIOBENCH, plans_of_most_of_the_memory, run_bounded
 from jiobench.run.mpi import RANK_OVERHEAD_BYTES
 
 TRACES = ("Traceback", "Exception in thread", "\tat org.", "\tat java.", "OutOfMemoryError")
@@ -110,7 +109,8 @@ MISTAKES = [
     Mistake("calibrate-rate-zero", ["--", "--calibrate-rate", "0"], "must be larger than zero"),
     Mistake("seed-not-a-number", ["--", "--seed", "x"], "Invalid value for option '--seed'"),
     Mistake("unknown-runner-option", ["--", "--no-such-option"], "Unknown option: '--no-such-option'"),
-    Mistake("reorder-one-rank", ["--", *RUN, "-C"], "-C reads another rank's block: it needs at least 2 ranks", ranks=1),
+    Mistake("start-timeout-zero", ["--start-timeout", "0", "--", *RUN],
+            "--start-timeout must be a number of seconds above 0, not 0.0"),
     Mistake("reorder-offset-without-reorder", ["--", *RUN, "-Q", "1"], "-Q sets how far -C looks: give -C too"),
     Mistake("reorder-offset-beyond-the-ranks", ["--", *RUN, "-C", "-Q", "2"], "-Q 2 must be from 1 to the rank count"),
     Mistake("stripes-off-lustre", ["--", *RUN, "--stripe-count", "4"], "set a Lustre layout, but {dir} is on ext4"),
@@ -207,10 +207,7 @@ def test_a_plan_larger_than_the_node_s_memory_is_refused_before_it_is_built(tmp_
     has available, which the JVM's own heap check lets through (-Xmx allows it, for both ranks
     where they share one JVM), so the launcher refuses the two ranks together before either
     builds its plan (under MPJ Express, whose ranks do not wait for a word, as it begins)."""
-    block_mib = available_memory() * 55 // 100 // 36 // 2 ** 20  # a 1-byte transfer's plan holds 36 bytes
-    heap_gib = block_mib * 36 * 3 // 1024 + 2  # the JVM's check asks a third more than two plans
-    done = subprocess.run([str(JIOBENCH), "run", "-n", "2", f"--launcher={launcher}", f"--jvm-args=-Xmx{heap_gib}g",
-                           "--", "-a", "raw-bytes", "--type", "byte", "-b", f"{block_mib}MiB", "-t", "1",
+    done = subprocess.run([str(JIOBENCH), "run", "-n", "2", f"--launcher={launcher}", *plans_of_most_of_the_memory(),
                            "-o", str(tmp_path / "f.dat"), "--results", str(tmp_path / "results")],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2, done.stderr

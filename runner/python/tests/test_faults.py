@@ -13,6 +13,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Optional
 
 import pytest
 
@@ -23,9 +24,10 @@ class Job:
     """`jiobench run` in the background, its output read as it comes, its processes known."""
 
     def __init__(self, tmp_path: Path, *args: str, ranks: int = 2, results: Path = None, launcher: str = "mpirun",
-                 env: dict = None):
+                 env: dict = None, own: tuple[str, ...] = ()):
         self.results = results or tmp_path / "results"
-        self.process = subprocess.Popen([str(JIOBENCH), "run", "-n", str(ranks), f"--launcher={launcher}", "--", *args,
+        self.process = subprocess.Popen([str(JIOBENCH), "run", "-n", str(ranks), f"--launcher={launcher}", *own, "--",
+                                         *args,
                                          "--results", str(self.results)], cwd=tmp_path, text=True,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         self.lines: list[str] = []
@@ -128,6 +130,8 @@ def test_a_signal_the_moment_the_launcher_starts_stops_it_and_every_rank(tmp_pat
     assert time.monotonic() - signalled < 5, f"stopped after {time.monotonic() - signalled:.1f} s"
     assert code == 128 + signal.SIGTERM, stderr
     assert "Traceback" not in stderr, stderr
+    assert stderr.splitlines().count("jiobench: stopped by SIGTERM before any phase; no run file was written") == 1, \
+        stderr
     job.assert_nothing_left()
     assert not (tmp_path / "f.dat").exists()
 
@@ -138,8 +142,7 @@ def test_a_killed_jvm_ends_the_run_naming_its_rank_and_phase(tmp_path):
     time.sleep(3)  # data-stream's JVMs started and in their first phase
     job.note_members()
     victim = job.jvms()[-1]
-    rank = int(dict(item.split("=", 1) for item in Path(f"/proc/{victim}/environ").read_bytes().decode().split("\0")
-                    if "=" in item)["JIOBENCH_CONTROL"].split(",")[0])
+    rank = control_rank(victim)
     os.kill(victim, signal.SIGKILL)
     code, stderr, _ = job.finish()
     assert code == 1, stderr
@@ -150,6 +153,31 @@ def test_a_killed_jvm_ends_the_run_naming_its_rank_and_phase(tmp_path):
     assert len(run["phases"]) == 4
     assert not (tmp_path / "f.dat").exists()
     job.assert_nothing_left()
+
+
+def test_a_killed_jvm_ends_the_other_ranks_phase_at_once(tmp_path):
+    """Not at the phase's deadline: on a cluster that is minutes of an allocation."""
+    job = Job(tmp_path, "-a", "raw-bytes,data-stream", "-b", "64MiB", "-t", "1MiB", "-i", "1", "-D", "60",
+              "-o", str(tmp_path / "f.dat"))
+    job.wait_for(RAW_BYTES_DONE, timeout=120)
+    time.sleep(3)  # data-stream's JVMs started and in their first phase, which its deadline ends in 60 s
+    job.note_members()
+    (victim,) = [pid for pid in job.jvms() if control_rank(pid) == 1]
+    os.kill(victim, signal.SIGKILL)
+    killed = time.monotonic()
+    code, stderr, _ = job.finish()
+    assert code == 1, stderr
+    assert time.monotonic() - killed < 10, stderr
+    assert f"rank 1 failed during {DATA_STREAM_WRITE}: the JVM was killed by SIGKILL" in stderr, stderr
+    assert job.run_file()["incomplete"]["rank"] == 1
+    job.assert_nothing_left()
+
+
+def control_rank(pid: int) -> int:
+    """The rank of a runner JVM, from what its launcher passed it."""
+    environment = dict(item.split("=", 1) for item in Path(f"/proc/{pid}/environ").read_bytes().decode().split("\0")
+                       if "=" in item)
+    return int(environment["JIOBENCH_CONTROL"].split(",")[0])
 
 
 def test_a_killed_mpirun_leaves_the_ranks_to_end_the_run_on_their_own(tmp_path):
@@ -341,3 +369,81 @@ def test_a_signal_while_the_run_file_is_written_keeps_the_run_file(tmp_path, lau
     run = job.run_file()
     assert run["incomplete"] is None and len(run["phases"]) == 4
     assert not (tmp_path / "f.dat").exists()
+
+
+def test_a_jvm_not_ready_in_time_ends_the_run_naming_its_rank_and_host(tmp_path):
+    """A JVM that hangs as it starts (a java wrapper waiting on a lock, a dead mount) would keep
+    every other rank waiting for it: --start-timeout ends the run, naming it and showing what it said."""
+    java = tmp_path / "java"
+    java.write_text('#!/bin/sh\ncase "$JIOBENCH_CONTROL" in 1,*) echo "waiting for a licence"; exec sleep 600;; esac\n'
+                    'exec java "$@"\n')
+    java.chmod(0o755)
+    started = time.monotonic()
+    job = Job(tmp_path, "-a", "c-posix", "-b", "1MiB", "-o", str(tmp_path / "f.dat"),
+              env=dict(os.environ, JIOBENCH_JAVA=str(java)), own=["--start-timeout", "5"])
+    code, stderr, _ = job.finish()
+    assert code == 1, stderr
+    assert time.monotonic() - started < 30, stderr
+    host = os.uname().nodename
+    assert f"jiobench: error: rank 1 on {host} not ready within --start-timeout 5 s; its JVM printed: waiting for a " \
+           "licence" in stderr, stderr
+    assert "Traceback" not in stderr and not (tmp_path / "f.dat").exists(), stderr
+    job.assert_nothing_left()
+
+
+HANG_BEFORE_MPI = """
+import os, time
+if os.environ.get("OMPI_COMM_WORLD_RANK") == "1":
+    time.sleep(600)
+"""
+
+
+def test_a_rank_that_never_gets_into_mpi_ends_the_run_naming_it(tmp_path):
+    """Every other rank waits in MPI's start for it: `jiobench run` itself keeps the deadline."""
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(HANG_BEFORE_MPI)
+    started = time.monotonic()
+    job = Job(tmp_path, "-a", "c-posix", "-b", "1MiB", env=dict(os.environ, PYTHONPATH=str(hook)),
+              own=["--start-timeout", "8"])
+    job.note_members()
+    code, stderr, _ = job.finish()
+    assert code == 1, stderr
+    assert time.monotonic() - started < 40, stderr
+    assert f"jiobench: error: rank 1 was not up within --start-timeout 8 s, or MPI did not start across them " \
+           f"(ranks up: 0 on {os.uname().nodename})" in stderr, stderr
+    job.assert_nothing_left()
+
+
+def test_a_rank_that_stops_answering_ends_the_run_within_30_s(tmp_path):
+    """A lost node, as its launcher frozen: the others would wait in their next barrier for as long
+    as Slurm lets them. They end the run, write what was measured and remove the test file."""
+    job = Job(tmp_path, "-a", "raw-bytes,data-stream", "-b", "64MiB", "-t", "1MiB", "-i", "1", "-D", "60",
+              "-o", str(tmp_path / "f.dat"))
+    job.wait_for(RAW_BYTES_DONE, timeout=120)
+    time.sleep(2)
+    job.note_members()
+    (frozen,) = [pid for pid in job.members() if launcher_of_rank(pid) == "1"]
+    os.kill(frozen, signal.SIGSTOP)
+    lost = time.monotonic()
+    code, stderr, _ = job.finish(timeout=60)
+    assert time.monotonic() - lost < 30, stderr
+    assert code == 1, stderr
+    assert f"jiobench: rank 1 on {os.uname().nodename} stopped answering for 10 s" in stderr, stderr
+    run = job.run_file()
+    assert run["incomplete"]["reason"] == "failed" and len(run["phases"]) == 4, run["incomplete"]
+    assert not (tmp_path / "f.dat").exists()
+    job.assert_nothing_left()
+
+
+def launcher_of_rank(pid: int) -> Optional[str]:
+    """The MPI rank of a rank's launcher (python -m jiobench.run.rank), None for any other process."""
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        environment = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    except OSError:
+        return None
+    if b"jiobench.run.rank" not in command:
+        return None
+    return next((item.split(b"=", 1)[1].decode() for item in environment
+                 if item.startswith(b"OMPI_COMM_WORLD_RANK=")), None)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOME, JIOBENCH, modern_java, not_of_the_heap
+from conftest import EVERY_LAUNCH_PATH, HOME, JIOBENCH, modern_java, not_of_the_heap
 
 VOLUME = HOME / "scripts" / "gluster-volume.sh"
 BRICKS = 4
@@ -220,6 +220,30 @@ def test_drop_cache_sends_reads_to_the_bricks_and_e_sends_fsyncs(volume, tmp_pat
     # Each read reaches them but a few pages (8 KiB of 128 MiB in 1 run of many), which the FUSE
     # client's own caches, out of the kernel's reach, may answer: far from the cached run's nothing.
     assert dropped["read"] >= 2 * block_bytes - (1 << 20), dropped
+
+
+@pytest.mark.parametrize("launcher", EVERY_LAUNCH_PATH)
+def test_reorder_without_drop_cache_is_refused_before_anything_is_created(volume, tmp_path, launcher):
+    """Across nodes a FUSE client may read a block another node has since rewritten from its own
+    cache, at cache speed and, as every repetition writes the same bytes, unseen by --verify."""
+    _, mount = volume
+    done = subprocess.run([str(JIOBENCH), "run", "-n", "2", f"--launcher={launcher}", "--", "-a", "raw-bytes", "-b",
+                           "1MiB", "-t", "1MiB", "-C", "-o", str(mount / "reordered.dat"),
+                           "--results", str(tmp_path / "results")],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines() == [
+        f"jiobench: error: -C on fuse.glusterfs ({mount}) needs --drop-cache: its clients may keep what they cached "
+        "of a block another node has since rewritten, and read it from there"], done.stderr
+    assert list(mount.glob("reordered.dat*")) == [] and list(tmp_path.iterdir()) == [], "nothing created"
+
+
+def test_reorder_with_drop_cache_reads_and_verifies_the_other_rank_s_block(volume, tmp_path):
+    _, mount = volume
+    run = jiobench_on(tmp_path / "results", "-a", "raw-bytes", "-b", "4MiB", "-t", "1MiB", "-C", "--drop-cache",
+                      "--verify", "--warmup", "0", "-o", str(mount / "reordered.dat"))
+    assert run["parameters"]["read_block_of"] == [1, 0]
+    assert all(p["verified"] is True for p in run["phases"]), run["phases"]
 
 
 def test_direct_io_and_fsync_are_honoured_through_the_fuse_client(volume, tmp_path):

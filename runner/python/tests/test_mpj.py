@@ -6,7 +6,9 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,7 @@ import pytest
 from conftest import HOME, JIOBENCH, Run, not_of_the_heap, per_rank
 from jiobench.model import reduce, runfile
 from jiobench.run import collect, mpj
+from jiobench.run.request import RunRequest
 
 ALL = ["raw-bytes", "encode-decode", "data-stream", "buffered-data-stream", "byte-array-stream", "bulk-jni",
        "c-posix", "calibrate"]
@@ -30,9 +33,9 @@ def jiobench_mpj(tmp_path: Path, device: str, *args: str, ranks: int = 2, env: d
     return Run(completed)
 
 
-def start_mpj(tmp_path: Path, device: str, *args: str) -> subprocess.Popen:
-    return subprocess.Popen([str(JIOBENCH), "run", "-n", "2", f"--launcher=mpj-{device}", "--", *args,
-                             "--results", str(tmp_path / "results")],
+def start_mpj(tmp_path: Path, device: str, *args: str, ranks: int = 2, options: tuple = ()) -> subprocess.Popen:
+    return subprocess.Popen([str(JIOBENCH), "run", "-n", str(ranks), f"--launcher=mpj-{device}", *options, "--",
+                             *args, "--results", str(tmp_path / "results")],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
                             start_new_session=True)
 
@@ -66,6 +69,12 @@ def parent_of(pid: int) -> int:
 def alive(pid: int) -> bool:
     """Running, as opposed to gone or a zombie awaiting its parent."""
     return status(pid).get("State", "Z").split()[0] != "Z"
+
+
+def skip_where_a_daemon_runs() -> None:
+    home = mpj.private_home(JAR.parent / "mpj-home")
+    if mpj.listening(int(mpj.configuration(home)["mpjexpress.mpjdaemon.port.1"])):
+        pytest.skip("an MPJ daemon runs already, which the run would use and leave running")
 
 
 def wait_for_line(job: subprocess.Popen, start: str) -> str:
@@ -125,6 +134,7 @@ def test_reordered_reads_look_one_node_over_as_mpj_express_places_the_ranks(tmp_
     assert run.code == 0, run
     written, read = per_rank(run.file, "write"), per_rank(run.file, "read")
     assert read == written[1:] + written[:1], (written, read)
+    assert run.file["parameters"]["read_block_of"] == [1, 2, 0]
     assert all(p["verified"] is True for p in run.file["phases"])
     assert not_of_the_heap(run.file["warnings"]) == [
         "-C on one node: each rank reads its neighbour's block, which this node's page cache may still hold"]
@@ -260,28 +270,192 @@ def test_a_rank_whose_file_goes_bad_mid_run_ends_the_job_and_leaves_no_process(t
     assert not [pid for pid in processes if alive(pid)], processes
 
 
-def test_a_killed_niodev_rank_ends_the_job_and_leaves_no_jvm_nor_daemon(tmp_path):
-    home = mpj.private_home(JAR.parent / "mpj-home")
-    if mpj.listening(int(mpj.configuration(home)["mpjexpress.mpjdaemon.port.1"])):
-        pytest.skip("an MPJ daemon runs already, which the run would use and leave running")
+def test_a_killed_niodev_rank_is_named_and_ends_the_job_leaving_no_jvm_nor_daemon(tmp_path):
+    """Rank 2's JVM is killed in a phase: the ranks that lose it in the next collective end too, and
+    say so, but the one named is rank 2."""
+    skip_where_a_daemon_runs()
     job = start_mpj(tmp_path, "niodev", "-a", "calibrate", "-b", "64MiB", "-t", "1MiB", "--calibrate-rate", "16MiB",
-                    "-i", "3", "-o", str(tmp_path / "f.dat"))
+                    "-i", "3", "-o", str(tmp_path / "f.dat"), ranks=3)
     try:
-        wait_for_line(job, "jiobench: 2 ranks via mpj-niodev")
+        wait_for_line(job, "jiobench: 3 ranks via mpj-niodev")
         processes = processes_mentioning(str(tmp_path / "f.dat"))
-        ranks = {pid: command for pid, command in processes.items() if "runtime.daemon.Wrapper" in command}
-        assert len(ranks) == 2, processes
-        daemons = {parent_of(pid) for pid in ranks}
-        assert len(daemons) == 1, "both ranks' JVMs are children of MPJ's daemon"
+        ranks = {rank: pid for pid, command in processes.items()
+                 if (rank := mpj.wrapped_rank(command.split())) is not None}
+        assert sorted(ranks) == [0, 1, 2], processes
+        daemons = {parent_of(pid) for pid in ranks.values()}
+        assert len(daemons) == 1, "the ranks' JVMs are children of MPJ's daemon"
         assert "runtime.daemon.MPJDaemon" in Path(f"/proc/{min(daemons)}/cmdline").read_text()
-        os.kill(max(ranks), signal.SIGKILL)
+        os.kill(ranks[2], signal.SIGKILL)
         out, err = job.communicate(timeout=60)
     finally:
         if job.poll() is None:
             os.killpg(job.pid, signal.SIGKILL)
     assert job.returncode == 1, (out, err)
-    assert "JVM" in err and "ended in the middle of the run" in err, err
+    assert f"rank 2's JVM (pid {ranks[2]}) ended in the middle of the run" in err, err
+    assert "rank 0's" not in err and "rank 1's" not in err, err
     assert not [pid for pid in [*processes, *daemons] if alive(pid)], (processes, daemons)
+
+
+@pytest.mark.parametrize("rank_1_dead, cause", [
+    (True, "rank 1's JVM (pid {dead}) ended in the middle of the run"),
+    (False, "rank 0: MPJ Express failed in a collective: gone; no rank's JVM died on {here}, and rank 2 on "
+            "node2.invalid could not be checked from {here}"),
+], ids=["here", "elsewhere"])
+def test_the_rank_blamed_is_one_that_ended_without_a_word_never_one_that_lost_it(rank_1_dead, cause):
+    """Rank 0 of this host loses a peer and says so (an abort, then MPJ's line as its main
+    returns). The cause is rank 1, of this host too, if its JVM ended silently; otherwise it is
+    out of sight: rank 2, on another host, said nothing."""
+    here = socket.gethostname()
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    pids = [os.getpid(), dead.pid if rank_1_dead else os.getpid(), 1]
+    printed = [mpj.TAG + json.dumps({"type": "ranks", "hosts": [here, here, "node2.invalid"], "pids": pids}),
+               mpj.TAG + json.dumps({"type": "abort", "rank": 0,
+                                     "message": "rank 0: MPJ Express failed in a collective: gone"}),
+               f"Stopping Process <0> on <{here}>"]
+    job = mpj.Job(["printf", "%s\n", *printed], dict(os.environ), None, JAR, hold_output=False, size=3)
+    with pytest.raises(mpj.JobBroken) as broken:
+        list(job.messages())
+    assert str(broken.value) == cause.format(dead=dead.pid, here=here)
+
+
+def request_of(ranks: int, *launcher_args: str) -> RunRequest:
+    return RunRequest(ranks=ranks, launcher="mpj-niodev", launcher_args=launcher_args, jvm_args=(), java="java",
+                      jar=str(JAR), run_id=None, command_line=(), runner_args=())
+
+
+def test_a_machines_file_of_this_host_alone_is_taken_as_mpj_reads_it(tmp_path):
+    """MPJ's starter takes a machines file's distinct names, as many as there are ranks: those of
+    this host, however named, and any past the rank count, leave the run on one node."""
+    machines = tmp_path / "machines"
+    machines.write_text(f"{socket.gethostname()}\n\n  localhost \n127.0.0.1\n{socket.gethostname()}\n192.0.2.7\n")
+    assert mpj.one_node_refusal(request_of(3, "-machinesfile", str(machines))) is None
+    refused = mpj.one_node_refusal(request_of(4, "-machinesfile", str(machines)))
+    assert refused == f"{mpj.ONE_NODE}, and {machines} names 192.0.2.7; use --launcher srun or mpirun across nodes"
+    assert mpj.one_node_refusal(request_of(2)) is None
+
+
+@pytest.mark.parametrize("launcher_args, said", [
+    ("-machinesfile machines", "and machines names 192.0.2.7, node2.invalid"),
+    ("-yarn", "and -yarn places the ranks on a Hadoop YARN cluster"),
+], ids=["machines-file", "yarn"])
+def test_niodev_ranks_on_other_hosts_are_refused_before_anything_starts(tmp_path, launcher_args, said):
+    (tmp_path / "machines").write_text(f"{socket.gethostname()}\n192.0.2.7\nnode2.invalid\n")
+    (tmp_path / "tmp").mkdir()
+    started = time.monotonic()
+    completed = subprocess.run([str(JIOBENCH), "run", "-n", "3", "--launcher=mpj-niodev",
+                                f"--launcher-args={launcher_args}", "--", "-a", "calibrate", "-b", "1MiB",
+                                "-o", "f.dat", "--results", str(tmp_path / "results")],
+                               capture_output=True, text=True, timeout=60, cwd=tmp_path,
+                               env=dict(os.environ, TMPDIR=str(tmp_path / "tmp")))
+    run = Run(completed)
+    assert run.code == 2, run
+    assert run.stderr.splitlines() == [
+        "jiobench: error: --launcher mpj-niodev runs on one node only (MPJ Express's daemons would have to be "
+        f"started on every node, and the run's MPJ copy is local to this one), {said}; use --launcher srun or "
+        "mpirun across nodes"], run
+    assert time.monotonic() - started < 10
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["machines", "tmp"]
+    assert not list((tmp_path / "tmp").iterdir()), "no scratch of MPJ's made"
+
+
+def java_holding_a_start(tmp_path: Path) -> Path:
+    """A `java` that holds one start for an hour before it runs java: under niodev rank 1's JVM,
+    under multicore the one JVM of every rank. It notes its own process id and its sleep's in held."""
+    java = tmp_path / "java"
+    java.write_text(f"""#!/bin/sh
+n=-1
+for word; do
+  [ "$word" = runtime.starter.MulticoreStarter ] && hold=yes
+  [ "$word" = runtime.daemon.Wrapper ] && n=0
+  if [ "$n" -ge 0 ]; then
+    [ "$n" = 6 ] && [ "$word" = 1 ] && hold=yes
+    n=$((n + 1))
+  fi
+done
+if [ "$hold" = yes ]; then
+  sleep 3600 &
+  echo "$$ $!" > {tmp_path / "held.tmp"}
+  mv {tmp_path / "held.tmp"} {tmp_path / "held"}
+  wait
+fi
+exec {os.path.realpath(shutil.which("java"))} "$@"
+""")
+    java.chmod(0o755)
+    return java
+
+
+def start_holding(tmp_path: Path, device: str, *options: str) -> tuple[subprocess.Popen, set[int]]:
+    """A run of 3 ranks whose `java` holds a start, once it holds it; and the run's processes then:
+    those that name the test's directory, MPJ's daemon, and the held start's."""
+    job = start_mpj(tmp_path, device, "-a", "calibrate", "-b", "1MiB", "-o", str(tmp_path / "f.dat"), ranks=3,
+                    options=(f"--java={java_holding_a_start(tmp_path)}", *options))
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "held").exists():
+        assert job.poll() is None and time.monotonic() < deadline, job.communicate()
+        time.sleep(0.05)
+    processes = processes_mentioning(str(tmp_path))
+    processes.update({parent_of(pid): "daemon" for pid, command in list(processes.items())
+                      if "runtime.daemon.Wrapper" in command})
+    return job, {*processes, *map(int, (tmp_path / "held").read_text().split())}
+
+
+@pytest.mark.parametrize("device, missing", [("niodev", "rank 1"), ("multicore", "ranks 0-2")])
+def test_ranks_not_ready_within_the_start_timeout_end_the_run_naming_them(tmp_path, device, missing):
+    started = time.monotonic()
+    job, processes = start_holding(tmp_path, device, "--start-timeout=15")
+    try:
+        out, err = job.communicate(timeout=60)
+    finally:
+        if job.poll() is None:
+            os.killpg(job.pid, signal.SIGKILL)
+    assert job.returncode == 1, (out, err)
+    assert err.splitlines() == [
+        f"jiobench: error: {missing} on {socket.gethostname()} did not start within 15 s (--start-timeout)"], err
+    assert time.monotonic() - started < 30
+    assert not [pid for pid in processes if alive(pid)], processes
+    assert not processes_mentioning(str(tmp_path))
+    assert not (tmp_path / "results").exists()
+
+
+def test_a_rank_killed_while_another_has_yet_to_start_is_named_at_once(tmp_path):
+    """Rank 2's JVM waits in MPJ's start for rank 1's, which never comes, and is killed: the run
+    ends naming rank 2 within seconds, not at the start-up deadline."""
+    skip_where_a_daemon_runs()
+    job, processes = start_holding(tmp_path, "niodev")
+    java = os.path.realpath(shutil.which("java"))
+    try:
+        deadline = time.monotonic() + 60
+        while not (jvm := [pid for pid, command in processes_mentioning(str(tmp_path)).items()
+                           if command.startswith(java) and mpj.wrapped_rank(command.split()) == 2]):
+            assert job.poll() is None and time.monotonic() < deadline, job.communicate()
+            time.sleep(0.05)
+        time.sleep(1)  # seen by the run
+        os.kill(jvm[0], signal.SIGKILL)
+        killed = time.monotonic()
+        out, err = job.communicate(timeout=60)
+    finally:
+        if job.poll() is None:
+            os.killpg(job.pid, signal.SIGKILL)
+    assert job.returncode == 1, (out, err)
+    assert err.splitlines() == [f"jiobench: error: rank 2's JVM (pid {jvm[0]}) ended before every rank had started"]
+    assert time.monotonic() - killed < 10
+    assert not [pid for pid in processes if alive(pid)], processes
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_stop_before_the_first_phase_says_so_in_one_line(tmp_path, device):
+    job, processes = start_holding(tmp_path, device)
+    try:
+        job.send_signal(signal.SIGTERM)
+        out, err = job.communicate(timeout=30)
+    finally:
+        if job.poll() is None:
+            os.killpg(job.pid, signal.SIGKILL)
+    assert job.returncode == 128 + signal.SIGTERM, (out, err)
+    assert err.splitlines() == ["jiobench: stopped by SIGTERM before any phase; no run file was written"], err
+    assert not [pid for pid in processes if alive(pid)], processes
+    assert not (tmp_path / "results").exists()
 
 
 @pytest.mark.parametrize("device", DEVICES)

@@ -88,9 +88,19 @@ def test_reorder_with_an_offset_reads_the_block_that_many_ranks_over(jiobench, t
                    "-o", str(tmp_path / "f.dat"), ranks=4)
     assert run.code == 0, run
     assert run.file["parameters"]["reorder"] is True and run.file["parameters"]["reorder_offset"] == 2
+    assert run.file["parameters"]["read_block_of"] == [2, 3, 0, 1]
     assert all(p["verified"] is True for p in run.file["phases"]), "each rank read and checked another's block"
     assert run.file["warnings"] == ["-C on one node: each rank reads its neighbour's block, which this node's page "
                                     "cache may still hold"]
+
+
+def test_reorder_with_one_rank_reads_its_own_block_as_ior_does(jiobench, tmp_path):
+    """So that a sweep of -C from 1 rank up runs its first point too."""
+    run = jiobench("-a", "raw-bytes", "-b", "256KiB", "-t", "64KiB", "-C", "--verify", "--warmup", "0",
+                   "-o", str(tmp_path / "f.dat"), ranks=1)
+    assert run.code == 0, run
+    assert run.file["parameters"]["read_block_of"] == [0]
+    assert run.file["warnings"] == ["-C with one rank: it reads the block it wrote itself"]
 
 
 def test_the_run_file_records_what_was_run(jiobench, tmp_path):

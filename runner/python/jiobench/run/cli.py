@@ -32,6 +32,9 @@ OPTIONS_WITH_OPTION_VALUES = ("--jvm-args", "--launcher-args")
 # After a stop was passed on: how long the ranks get before the launcher is told to end them,
 # and then before everything of the run still alive is killed.
 STOP_SECONDS, KILL_SECONDS = 10.0, 15.0
+# After the run's last word (its exit code): how long the MPI launcher has to end. It waits for
+# every rank, and after lost ranks it may wait for them until Slurm gives up on their node.
+LAST_WORD_SECONDS = 10.0
 
 
 def joined_option_values(argv: list[str]) -> list[str]:
@@ -104,7 +107,7 @@ class Job:
     `jiobench run` becomes a request to stop that the launcher passes to every rank, and nothing
     of the run outlives it."""
 
-    def __init__(self, command: list[str]):
+    def __init__(self, command: list[str], ranks: int, start_timeout: float):
         self.notes = tempfile.mkdtemp(prefix="jiobench-run-")
         self.stop_note = os.path.join(self.notes, "stop-signal")
         env = dict(os.environ, **{STOP_NOTE_VARIABLE: self.stop_note})
@@ -113,6 +116,13 @@ class Job:
         self.stop_signal: Optional[int] = None
         self.run_exit_code: Optional[int] = None
         self.stop_said = False
+        self.run_file_said = False
+        self.ranks = ranks
+        self.up: dict[int, str] = {}  # the ranks that said they are up, and their hosts
+        self.all_up = threading.Event()
+        self.not_up = False
+        self.lingered = False  # the launcher outlived the run's last word, and was ended
+        threading.Thread(target=self.start_deadline, args=(start_timeout,), daemon=True).start()
         self.relays = [threading.Thread(target=self.relay, args=(self.process.stdout, sys.stdout.buffer), daemon=True),
                        threading.Thread(target=self.relay, args=(self.process.stderr, sys.stderr.buffer), daemon=True)]
         for relay in self.relays:
@@ -124,13 +134,44 @@ class Job:
         for line in lines:
             if line.startswith(mpi.EXIT_CODE_MARKER):
                 self.run_exit_code = int(line[len(mpi.EXIT_CODE_MARKER):])
+                lingering = threading.Timer(LAST_WORD_SECONDS, self.end_lingering)
+                lingering.daemon = True
+                lingering.start()
+                continue
+            if line.startswith(mpi.RANK_UP_MARKER):
+                rank, _, host = line[len(mpi.RANK_UP_MARKER):].decode(errors="replace").strip().partition(" ")
+                if rank.isdigit():
+                    self.up[int(rank)] = host
+                continue
+            if line == mpi.ALL_UP_MARKER:
+                self.all_up.set()
                 continue
             self.stop_said = self.stop_said or line.startswith(b"jiobench: stopped by")
+            self.run_file_said = self.run_file_said or (line.rstrip().endswith(b".json")
+                                                        and os.path.isfile(line.rstrip()))
             try:
                 out.write(line)
                 out.flush()
             except OSError:
                 pass  # the reader went away; the run goes on and its file is written all the same
+
+    def end_lingering(self) -> None:
+        """The run has ended; its launcher, still waiting for ranks that were lost, goes."""
+        if self.process.poll() is None:
+            self.lingered = True
+            self.kill_session()
+
+    def start_deadline(self, timeout: float) -> None:
+        """Ends a run whose ranks are not all in MPI in time, naming those that are not."""
+        if self.all_up.wait(timeout) or self.process.poll() is not None:
+            return
+        missing = [rank for rank in range(self.ranks) if rank not in self.up]
+        up = ", ".join(f"{rank} on {host}" for rank, host in sorted(self.up.items())) or "none"
+        print(f"jiobench: error: rank{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing)) or '(all)'} "
+              f"{'were' if len(missing) > 1 else 'was'} not up within --start-timeout {timeout:g} s, or MPI did not "
+              f"start across them (ranks up: {up}); the launcher's output is above", file=sys.stderr, flush=True)
+        self.not_up = True
+        self.kill_session()
 
     def on_signal(self, number, frame) -> None:
         first = self.stop_signal is None
@@ -169,8 +210,10 @@ class Job:
         killed launcher get the grace to write what they have, then are killed)."""
         code = self.process.wait()
         for relay in self.relays:
-            relay.join(timeout=KILL_SECONDS)
-        if code == 0 and self.run_exit_code is not None:
+            # The output of a launcher ended after the run's last word may be held open by its
+            # processes on a lost node, which nothing here can end.
+            relay.join(timeout=1 if self.lingered else KILL_SECONDS)
+        if (code == 0 or self.lingered) and self.run_exit_code is not None:
             code = self.run_exit_code
         deadline = time.monotonic() + KILL_SECONDS
         while self.session_members() and time.monotonic() < deadline:
@@ -200,6 +243,9 @@ def run(argv: list[str]) -> int:
     parser.add_argument("--jvm-args", default="", help="JVM options for every rank, as one string (e.g. '-Xmx4g')")
     parser.add_argument("--java", default=os.environ.get("JIOBENCH_JAVA", "java"), help="the java to run (default: java)")
     parser.add_argument("--run-id", help="name of the run file (RESULTS/RUN_ID.json) instead of a time stamp")
+    parser.add_argument("--start-timeout", type=float, default=120.0, metavar="SECONDS",
+                        help="how long the ranks have to start and their JVMs to be ready; the run ends naming "
+                             "those that were not (default: 120)")
     if runner_args is None:
         options, runner_args = parser.parse_known_args(own)
     else:
@@ -207,6 +253,8 @@ def run(argv: list[str]) -> int:
     try:
         if options.ranks < 1:
             raise UsageError(f"-n must be at least 1, not {options.ranks}")
+        if not options.start_timeout > 0:
+            raise UsageError(f"--start-timeout must be a number of seconds above 0, not {options.start_timeout}")
         if options.run_id is not None and not RUN_ID.fullmatch(options.run_id):
             raise UsageError(f"--run-id {options.run_id!r} is not a name: letters, digits, '.', '_' and '-', "
                             "starting with a letter or digit")
@@ -216,7 +264,7 @@ def run(argv: list[str]) -> int:
                              launcher_args=tuple(split_words("--launcher-args", options.launcher_args)),
                              jvm_args=tuple(split_words("--jvm-args", options.jvm_args)), java=options.java,
                              jar=str(JAR), run_id=options.run_id, command_line=("jiobench", "run", *argv),
-                             runner_args=tuple(runner_args))
+                             runner_args=tuple(runner_args), start_timeout=options.start_timeout)
         check_utf8(runner_args)
         if HELP_FLAGS.intersection(runner_args):
             return subprocess.call(request.jvm_command())
@@ -232,7 +280,7 @@ def run(argv: list[str]) -> int:
     if command is None:
         return mpj.run(request, held)
     try:
-        job = Job(command)
+        job = Job(command, request.ranks, request.start_timeout)
     except FileNotFoundError as missing:
         return error(f"cannot start {missing.filename}: is it installed?", 127)
     for number in STOP_SIGNALS:
@@ -240,11 +288,19 @@ def run(argv: list[str]) -> int:
     for number in held:
         job.on_signal(number, None)
     code = job.wait()
+    if job.not_up:
+        return 1
     if job.stop_signal is not None:
         if not job.stop_said:
             # Slurm signals the MPI launcher too, which may drop rank 0's last words.
-            print(f"jiobench: stopped by {signal.Signals(job.stop_signal).name}; the run file of the phases completed "
-                  "before is in the --results directory", file=sys.stderr)
+            name = signal.Signals(job.stop_signal).name
+            if not job.all_up.is_set():
+                said = f"stopped by {name} before any phase; no run file was written"
+            elif job.run_file_said:
+                said = f"stopped by {name}; the run file of the phases completed before is in the --results directory"
+            else:
+                said = f"stopped by {name}; rank 0 said no more: a run file it wrote is in the --results directory"
+            print(f"jiobench: {said}", file=sys.stderr)
         return 128 + job.stop_signal
     if code < 0:
         print(f"jiobench: error: {options.launcher} was killed by {signal.Signals(-code).name}; the ranks ended "

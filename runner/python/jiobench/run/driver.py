@@ -5,8 +5,10 @@ A transport (`jiobench.run.rank` under mpirun, mpiexec or srun; `jiobench.run.mp
 Express) starts one task's JVMs on every rank and yields what happens in one vocabulary of events:
 
 - ready: every rank's JVM is up (`ready`: its ready message; `memory`: each rank's plan and its
-  host's available bytes); the driver answers with a refusal (one line) or None;
-- started: the checks passed on every rank, the first phase comes next;
+  host's available bytes; `files`, where the transport sees every rank's: each rank's inode
+  number of the test file); the driver answers with a refusal (one line) or None;
+- started: the checks passed on every rank, the first phase comes next (`run_id`: the run's
+  name where --run-id gives none, the same on every rank);
 - error: the JVMs did not start, or were refused (`exit`, `messages`, `rank` when one rank alone
   failed, and `created`: what this rank's JVM created all the same);
 - phase: one phase ended (`records`: every rank's);
@@ -15,8 +17,9 @@ Express) starts one task's JVMs on every rank and yields what happens in one voc
 - finished: the task's JVMs are done (`exit`, `messages`: what went wrong);
 - failed, stopped: the run ends here (`ending`: what the run file's `incomplete` holds).
 
-Under mpi4py the driver runs on every rank alike and only rank 0 has the collector; under MPJ
-Express one driver speaks for every rank.
+Under mpi4py the driver runs on every rank alike: every rank collects the phases, so that a rank
+that survives lost ones can write the run file, and the transport's `writer` (rank 0 unless it
+was lost) prints and writes; under MPJ Express one driver speaks for every rank.
 """
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections import Counter
 from typing import Optional
 
@@ -35,6 +39,8 @@ from .processes import PASSED_ON_STOP, STOP_NOTE_VARIABLE, STOP_SIGNALS
 from .request import RunRequest
 
 FIRST = "first"
+# How long a rank that writes the run file in lost rank 0's stead waits for rank 0's file first.
+RANK_0_FIRST_SECONDS = 3.0
 
 
 def signal_name(number: int) -> str:
@@ -86,6 +92,24 @@ def memory_refusal(memory: list, hosts: list[str]) -> Optional[str]:
     return None
 
 
+def shared_file_refusal(identities: Optional[list], hosts: list[str], parameters: dict) -> Optional[str]:
+    """The ranks of several hosts must see one file: a path local to each node (its /tmp) gives each
+    host a file of its own, and each rank's read then checks what only its own host wrote.
+    `identities` holds each rank's inode number of the file (None where it sees none); a shared
+    file system gives one file one number on every node."""
+    if identities is None or len(set(hosts)) < 2 or parameters["file_per_process"]:
+        return None
+    seen: dict = {}
+    for host, identity in zip(hosts, identities):
+        seen.setdefault(identity, []).append(host)
+    if len(seen) < 2:
+        return None
+    apart = sorted({hosts_of[0] for hosts_of in seen.values()})
+    return (f"-o {parameters['file']}: the ranks on {' and '.join(apart[:2])}{' and others' if len(apart) > 2 else ''} "
+            "do not see one file there (a directory local to each node, such as /tmp?); give -o a path on a file "
+            "system every node shares")
+
+
 def run_id_refusal(request: RunRequest, ready: dict) -> Optional[str]:
     """A run never writes over another run's file: a name already taken is found before the first phase."""
     results = ready["parameters"]["results"]
@@ -95,7 +119,8 @@ def run_id_refusal(request: RunRequest, ready: dict) -> Optional[str]:
     return None
 
 
-def run_context(request: RunRequest, ready: dict, hosts: list[str], mpi: dict, load_average: dict) -> dict:
+def run_context(request: RunRequest, ready: dict, hosts: list[str], mpi: dict, load_average: dict,
+                run_id: str) -> dict:
     """What the run file says of the run besides its phases."""
     per_host = dict(Counter(hosts))
     environment, warnings = run_environment(ready, per_host)
@@ -109,7 +134,8 @@ def run_context(request: RunRequest, ready: dict, hosts: list[str], mpi: dict, l
         "command_line": list(request.command_line),
         "mpi": mpi,
         "started": runfile.now(),
-        "run_id": request.run_id,
+        # Every rank's alike, so that a rank that survives lost ones writes under the same name.
+        "run_id": request.run_id or run_id,
         "slurm": slurm_environment(),
         "warnings": warnings,
         "load_average": load_average,
@@ -197,7 +223,7 @@ class Driver:
                 if self.collector is not None:
                     self.collector.phase(event["records"])
             elif kind == "repeat":
-                if self.collector is not None:
+                if self.collector is not None and self.writes():
                     reply = self.collector.another_repetition(event["fork"], event["approaches"])
             elif kind == "finished":
                 self.problems += event["messages"]
@@ -224,15 +250,27 @@ class Driver:
         self.to_empty = files_to_empty(ready)
         self.keep = self.parameters["keep"]
         return ((run_id_refusal(self.request, ready) if self.transport.rank == 0 else None)
+                or shared_file_refusal(event.get("files"), self.transport.hosts, self.parameters)
                 or memory_refusal(event["memory"], self.transport.hosts))
+
+    def writes(self) -> bool:
+        return self.transport.rank == self.transport.writer
+
+    def written_by_rank_0(self) -> bool:
+        """Whether rank 0 wrote the run file after all, where another rank took it for lost: a
+        network cut in two leaves each side sure the other is lost, and storage of its own may
+        still reach both. Rank 0 is given a moment, and its file stands."""
+        if self.transport.rank == 0:
+            return False
+        time.sleep(RANK_0_FIRST_SECONDS)
+        return runfile.exists(self.collector.context["run_id"], self.parameters["results"])
 
     def start_collecting(self, event: dict) -> None:
         self.started = True
-        if self.transport.rank == 0:
-            context = run_context(self.request, event["ready"], self.transport.hosts, self.transport.mpi(),
-                                  self.load_average)
-            self.collector = collect.Collector(context)
-            self.collector.start()
+        context = run_context(self.request, event["ready"], self.transport.hosts, self.transport.mpi(),
+                              self.load_average, event["run_id"])
+        self.collector = collect.Collector(context, sys.stdout if self.writes() else open(os.devnull, "w"))
+        self.collector.start()
 
     def not_started(self, event: dict, task: str, label: str) -> None:
         if task == FIRST:
@@ -249,7 +287,7 @@ class Driver:
         same on every rank)."""
         task = next(self.tasks, None)
         if task is None and repetitions.Rule.of(self.parameters):
-            event = self.transport.agree(self.collector.forks_to_add() if self.collector is not None else None)
+            event = self.transport.agree(self.collector.forks_to_add() if self.collector and self.writes() else None)
             if event["type"] != "agreed":
                 self.ending = self.ending or event["ending"]
                 return None
@@ -266,6 +304,9 @@ class Driver:
         if not self.started:
             # Refused, not started or stopped before the first phase: no run file.
             self.remove_created()
+            if self.refused is None and self.stop_signal is not None and self.writes():
+                print(f"jiobench: stopped by {self.stop_signal} before any phase; no run file was written",
+                      file=sys.stderr, flush=True)
             return self.exit_code(self.refused or 0)
         self.tasks = iter(fork_tasks(self.parameters))
         while self.ending is None:
@@ -275,7 +316,8 @@ class Driver:
             code = max(code, self.run_task(task, task_label(self.parameters, task)))
         self.load_average["end"] = self.transport.loads()
         self.remove_created()
-        if self.collector is not None:
+        if self.collector is not None and self.writes() and not self.written_by_rank_0():
+            self.collector.out = sys.stdout  # a rank that survived lost ones writes in their stead
             self.write_run_file(self.ending)
             for text in self.problems:
                 print(f"jiobench: error: {text}", file=sys.stderr)
@@ -305,5 +347,6 @@ class Driver:
     def abandon(self, message: str) -> None:
         """The run cannot go on (its launcher is gone): what it created goes, what it measured stays."""
         self.remove_created()
-        if self.collector is not None:
+        if self.collector is not None and self.writes():
             self.write_run_file(collect.stop(None, message))
+

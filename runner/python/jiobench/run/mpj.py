@@ -3,10 +3,12 @@
 Each JVM of the run (the first, then one per fork of each approach) is one MPJ Express job, started
 with MPJ's own starter: with `multicore` every rank is a thread of one JVM, with `niodev` every rank
 is a JVM that MPJ's daemon starts (jiobench starts a daemon on this host when none runs, and stops
-it by its PID at the end). The ranks synchronise with MPJ's collectives (MpjWorld); rank 0 prints
-tagged JSON lines, the events of `jiobench.run.driver`, which runs the whole run in this one
-process as it runs on every mpi4py rank. This side watches the ranks' processes, so that a rank
-whose JVM dies ends the whole job instead of leaving the others waiting.
+it by its PID at the end). Both run on this node only: a niodev run whose ranks would go to another
+host is refused before anything starts. The ranks synchronise with MPJ's collectives (MpjWorld);
+rank 0 prints tagged JSON lines, the events of `jiobench.run.driver`, which runs the whole run in
+this one process as it runs on every mpi4py rank. This side watches the ranks' processes, so that a
+rank whose JVM dies ends the whole job instead of leaving the others waiting, and gives every job's
+ranks the run's --start-timeout to start and be ready.
 
 Debian's libmpj-java does not start as packaged: its jars name log4j and commons-* next to
 themselves in their manifests, where Debian has none. MPJ runs here from a private MPJ_HOME
@@ -16,6 +18,7 @@ through an MPJ_HOME of its own, whose configuration gives the run's starter and 
 from __future__ import annotations
 
 import json
+import math
 import os
 import queue
 import re
@@ -32,10 +35,11 @@ from typing import Iterator, Optional
 
 from ..errors import error
 from ..launchpaths import MPJ_DEVICES
+from ..model import runfile
 from . import collect
 from .driver import FIRST, Driver
-from .launching import available_memory, load_average
-from .processes import alive, children_of, descendants_of, kill
+from .launching import available_memory, load_average, ranks_on
+from .processes import alive, descendants_of, kill
 from .request import RunRequest
 
 # MPJ_HOME names another installation, such as MPJ Express's own release; Debian's by default.
@@ -52,15 +56,21 @@ MPJ_CHATTER = re.compile(r"^(MPJ Express \(|Starting process <|Stopping Process 
 JAVA_THROWABLE = re.compile(r"^[\w.$]+(Exception|Error)(: .*)?$")
 MPJ_PACKAGES = ("runtime.", "mpjdev.", "xdev.", "mpjbuf.", "mpi.")
 JDK_PACKAGES = ("java.", "javax.", "jdk.", "sun.")
+# What MPJ's Wrapper prints in a niodev rank's JVM as it starts the rank, and as the rank's main returns.
+RANK_STARTED = re.compile(r"^Starting process <(\d+)> on <(.*)>")
 RANK_STOPPED = re.compile(r"^Stopping Process <(\d+)>")
+WRAPPER = "runtime.daemon.Wrapper"
+MACHINES_FILE = "-machinesfile"
+ONE_NODE = ("--launcher mpj-niodev runs on one node only (MPJ Express's daemons would have to be started on every "
+            "node, and the run's MPJ copy is local to this one)")
+ACROSS_NODES = "use --launcher srun or mpirun across nodes"
 DAEMON_PORT = "mpjexpress.mpjdaemon.port.1"
 PORT_MANAGER_PORT = "mpjexpress.mpjdaemon.port.2"
 STARTER_PORT = "mpjexpress.mpjrun.port.1"
 POLL_S = 0.1
-# A rank's process may end before rank 0's last line has come through MPJ's relay.
+# A rank's process may end before rank 0's last line has come through MPJ's relay, and before the
+# lines of the ranks that lost it (which tell that they end on their own) have.
 GRACE_S = 2.0
-# A peer's socket closes as its process exits, a moment before /proc shows it gone.
-PEER_DEATH_S = 0.3
 # A niodev job whose ranks' JVMs fail to start leaves MPJ's starter waiting for them for ever; a
 # daemon of this run's own that has run none of the job's JVMs for this long tells of it.
 NO_RANKS_S = 15.0
@@ -158,6 +168,14 @@ def listening(port: int) -> bool:
     return False
 
 
+def wrapped_rank(command: list[str]) -> Optional[int]:
+    """The rank that a command line of MPJ's daemon runs (`java ... runtime.daemon.Wrapper CONF SIZE
+    DEVICE HOST PORT RANK CLASS ...`), or None for any other command."""
+    if WRAPPER not in command or len(command) <= command.index(WRAPPER) + 6:
+        return None
+    return int(command[command.index(WRAPPER) + 6])
+
+
 class DaemonFailed(Exception):
     """MPJ's daemon, which this run started, did not come up."""
 
@@ -181,8 +199,21 @@ class Daemon:
             time.sleep(0.05)
 
     def ranks(self) -> list[int]:
-        """The JVMs this daemon runs: all of them are this run's."""
-        return children_of(self.process.pid)
+        """The ranks' JVMs this daemon runs, and whatever they started: all of them are this run's
+        (MPJ's daemon, told to end a job, ends the JVMs it started and nothing they started)."""
+        return descendants_of(self.process.pid)
+
+    def rank_jvms(self) -> dict[int, int]:
+        """The process id of each rank's JVM, by rank."""
+        jvms = {}
+        for pid in self.ranks():
+            try:
+                rank = wrapped_rank(Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0"))
+            except OSError:
+                continue
+            if rank is not None:
+                jvms[rank] = pid
+        return jvms
 
     def stop(self) -> None:
         kill(self.ranks())
@@ -206,24 +237,102 @@ def same_host(host: str) -> bool:
     return host.split(".")[0] == socket.gethostname().split(".")[0]
 
 
+def this_host(name: str) -> bool:
+    """Whether a name of a machines file is this host: its own name, or a name with an address
+    this host can bind to (localhost, one of its own addresses)."""
+    if same_host(name):
+        return True
+    try:
+        addresses = socket.getaddrinfo(name, 0, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError):
+        return False
+    for family, kind, _, _, address in addresses:
+        try:
+            with socket.socket(family, kind) as probe:
+                probe.bind(address)
+                return True
+        except OSError:  # not this host's, or of a family this host does not speak (::1 without IPv6)
+            continue
+    return False
+
+
+def one_node_refusal(request: RunRequest) -> Optional[str]:
+    """Why an mpj-niodev run would place ranks on another host, where no daemon of the run runs and
+    the run's MPJ copy is not seen; None when every rank runs here. MPJ's starter places ranks by a
+    machines file or Hadoop YARN only: it reads none of Slurm's variables, so inside an allocation
+    of several nodes every rank still runs on this node."""
+    if request.launcher != "mpj-niodev":
+        return None
+    args = list(request.launcher_args)
+    if "-yarn" in args:
+        return f"{ONE_NODE}, and -yarn places the ranks on a Hadoop YARN cluster; {ACROSS_NODES}"
+    for index, arg in enumerate(args):
+        if arg != MACHINES_FILE:
+            continue
+        if index + 1 == len(args):
+            return f"--launcher-args: {MACHINES_FILE} names no file"
+        path = Path(args[index + 1])
+        try:
+            lines = path.read_text(errors="replace").splitlines()
+        except OSError as problem:
+            return f"--launcher-args: {MACHINES_FILE} {path}: {problem.strerror or problem}"
+        # MPJ's starter takes the file's distinct names in order, as many as there are ranks.
+        hosts = list(dict.fromkeys(line.strip() for line in lines if line.strip()))[:request.ranks]
+        others = [host for host in hosts if not this_host(host)]
+        if others:
+            return f"{ONE_NODE}, and {path} names {', '.join(others)}; {ACROSS_NODES}"
+    return None
+
+
+def blame(hosts: list[str], jvms: dict[int, int], gone: list[int], spoke: set[int], said: str) -> str:
+    """Which rank broke the job, or else what was said of it. A rank whose JVM ended without a word
+    (killed, crashed) did; the ranks that lost it end too, but say so first (an abort, or MPJ's line
+    as their main returns), so they are never blamed. A rank on another host cannot be looked at
+    from here: where no rank of this host ended silently, those of other hosts that said nothing
+    are named as not checked. `hosts` is empty until every rank has started."""
+    silent = [rank for rank in gone if rank not in spoke]
+    if silent:
+        return (f"rank {silent[0]}'s JVM (pid {jvms[silent[0]]}) ended "
+                + ("in the middle of the run" if hosts else "before every rank had started"))
+    unchecked = [rank for rank, host in enumerate(hosts) if not same_host(host) and rank not in spoke]
+    if unchecked:
+        here = socket.gethostname()
+        return (f"{said}; no rank's JVM died on {here}, and "
+                f"{ranks_on(unchecked, hosts)} could not be checked from {here}")
+    return said
+
+
 class Job:
     """One MPJ Express job (one task of the run on every rank), its output and its processes."""
 
     def __init__(self, command: list[str], env: dict, daemon: Optional[Daemon], jar: Path, hold_output: bool,
-                 stop: Optional[threading.Event] = None):
+                 stop: Optional[threading.Event] = None, size: int = 1, start_timeout: float = math.inf):
         self.jar = jar
         self.stop = stop or threading.Event()  # set when the run is asked to stop
         self.daemon = daemon
+        self.size = size
+        self.start_timeout = start_timeout
         self.process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                         stderr=subprocess.STDOUT, text=True)
+        started = time.monotonic()
+        self.ready_by: Optional[float] = started + start_timeout  # None once the ranks are ready
         self.lines: queue.Queue = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
         self.hosts: list[str] = []
         self.pids: list[int] = []
+        # Each rank's host: MPJ places every rank on this one (a run that would use others is
+        # refused), and a niodev rank's JVM names its own as it starts.
+        self.placed = {rank: socket.gethostname() for rank in range(size)}
+        self.started: set[int] = set()  # niodev ranks whose JVM is up
+        self.jvms: dict[int, int] = {}  # each rank's JVM's process id, once seen
         self.finished = False
         self.held: list[str] = [] if hold_output else None
-        self.first_end: Optional[tuple[float, str]] = None
-        self.ranks_seen = time.monotonic()
+        self.trouble_since: Optional[float] = None
+        self.gone: list[int] = []  # ranks of this host whose JVM ended, in the order seen
+        self.spoke: set[int] = set()  # ranks that said they end on their own
+        self.said: Optional[str] = None  # the first thing a rank said of the end
+        self.ranks_seen = started
+        self.watched = 0.0
 
     def _read(self) -> None:
         trace: list[str] = []
@@ -260,71 +369,106 @@ class Job:
 
     def messages(self) -> Iterator[dict]:
         """Rank 0's messages as they come, until the job ends; raises JobBroken when a rank's
-        process ends before the job finished, JobStopped when a stop was asked."""
+        process ends before the job finished or the ranks are not ready in time, JobStopped when
+        a stop was asked."""
         while True:
             if self.stop.is_set():
                 raise JobStopped()
+            self._watch()
             try:
                 line = self.lines.get(timeout=POLL_S)
             except queue.Empty:
-                self._watch()
                 continue
             if line is None:
                 self.process.wait()
                 if not self.finished:
-                    raise JobBroken(self.first_end[1] if self.first_end else
-                                    f"MPJ Express's starter ended (exit code {self.process.returncode}) "
-                                    "before the ranks finished")
+                    raise JobBroken(self._cause(f"MPJ Express's starter ended (exit code {self.process.returncode}) "
+                                                "before the ranks finished"))
                 return
             if line.startswith(TAG):
                 message = json.loads(line[len(TAG):])
                 if message["type"] == "ranks":
                     self.hosts, self.pids = message["hosts"], message["pids"]
+                    self.placed.update(enumerate(self.hosts))
+                    self.jvms.update(enumerate(self.pids))
                     continue
                 if message["type"] == "abort":
-                    raise JobBroken(self._dead_rank(besides=message.get("rank"), within=PEER_DEATH_S)
-                                    or message["message"])
+                    self._trouble(message.get("rank"), message["message"])
+                    continue
+                if message["type"] == "ready":
+                    self.ready_by = None
                 self.finished = self.finished or message["type"] == "finished"
                 yield message
             elif MPJ_CHATTER.match(line):
-                stopped = RANK_STOPPED.match(line)
-                if stopped and not self.finished:
-                    self._ended(f"rank {stopped.group(1)}'s JVM ended in the middle of the run")
+                started, stopped = RANK_STARTED.match(line), RANK_STOPPED.match(line)
+                if started:
+                    self.started.add(int(started.group(1)))
+                    self.placed[int(started.group(1))] = started.group(2)
+                elif stopped:
+                    rank = int(stopped.group(1))
+                    self._trouble(rank, f"rank {rank}'s JVM ended in the middle of the run")
             elif self.held is not None:
                 self.held.append(line)
             else:
                 print(line, file=sys.stderr, flush=True)
 
-    def _ended(self, message: str) -> None:
-        if self.first_end is None:
-            self.first_end = (time.monotonic(), message)
+    def _trouble(self, rank: Optional[int], message: str) -> None:
+        """A rank says it ends before the job finished."""
+        if self.finished:
+            return
+        if rank is not None:
+            self.spoke.add(rank)
+        self.said = self.said or message
+        self.trouble_since = self.trouble_since or time.monotonic()
+
+    def _cause(self, otherwise: str) -> str:
+        self._look_at_ranks()
+        return blame(self.hosts, self.jvms, self.gone, self.spoke, self.said or otherwise)
+
+    def _look_at_ranks(self) -> None:
+        """Notes the ranks of this host whose JVM has ended: by the process ids the ranks gave once
+        all started; before, by the JVMs that the run's own daemon runs."""
+        if self.hosts:
+            ended = [rank for rank, (host, pid) in enumerate(zip(self.hosts, self.pids))
+                     if same_host(host) and not alive(pid)]
+        elif self.daemon is not None:
+            running = self.daemon.rank_jvms()
+            if running:
+                self.ranks_seen = time.monotonic()
+            self.jvms.update(running)
+            ended = [rank for rank in self.jvms if rank not in running]
+        else:
+            ended = []
+        for rank in ended:
+            if rank not in self.gone:
+                self.gone.append(rank)
+                self.trouble_since = self.trouble_since or time.monotonic()
 
     def _watch(self) -> None:
-        if not self.hosts and self.daemon is not None:
-            if self.daemon.ranks():
-                self.ranks_seen = time.monotonic()
-            elif time.monotonic() - self.ranks_seen > NO_RANKS_S:
-                raise JobBroken("the ranks' JVMs ended before the ranks started")
-        if not self.finished:
-            dead = self._dead_rank()
-            if dead:
-                self._ended(dead)
-        if self.first_end and not self.finished and time.monotonic() - self.first_end[0] > GRACE_S:
-            raise JobBroken(self.first_end[1])
+        now = time.monotonic()
+        if now - self.watched < POLL_S:
+            return
+        self.watched = now
+        if self.ready_by is not None and now > self.ready_by:
+            raise JobBroken(self._not_ready())
+        if self.finished:
+            return
+        self._look_at_ranks()
+        if not self.hosts and self.daemon is not None and now - self.ranks_seen > NO_RANKS_S:
+            raise JobBroken("the ranks' JVMs ended before the ranks started")
+        if self.trouble_since is not None and now - self.trouble_since > GRACE_S:
+            raise JobBroken(self._cause("a rank's JVM ended in the middle of the run"))
 
-    def _dead_rank(self, besides: Optional[int] = None, within: float = 0) -> Optional[str]:
-        """What a rank whose JVM died tells, looking for up to `within` seconds, leaving out the
-        JVM of rank `besides` (which may be ending on its own): a rank that lost its peer in a
-        collective reports that first, but the peer's death is the cause."""
-        deadline = time.monotonic() + within
-        spared = self.pids[besides] if besides is not None and besides < len(self.pids) else None
-        while True:
-            for rank, (host, pid) in enumerate(zip(self.hosts, self.pids)):
-                if same_host(host) and pid != spared and not alive(pid):
-                    return f"rank {rank}'s JVM (pid {pid}) ended in the middle of the run"
-            if time.monotonic() >= deadline:
-                return None
-            time.sleep(POLL_S / 2)
+    def _not_ready(self) -> str:
+        """Which ranks kept the job from being ready within the start-up deadline."""
+        within = f"within {self.start_timeout:g} s (--start-timeout)"
+        if self.hosts:
+            # Rank 0 says ready once every rank is: which one is late, it cannot tell.
+            return f"{ranks_on(range(self.size), self.placed)} started, but were not all ready {within}"
+        if self.started and len(self.started) == self.size:
+            return f"{ranks_on(range(self.size), self.placed)} started, but did not reach each other {within}"
+        missing = [rank for rank in range(self.size) if rank not in self.started]
+        return f"{ranks_on(missing, self.placed)} did not start {within}"
 
     def _ours(self, pid: int) -> bool:
         """Whether a process id still names one of this job's JVMs (not a process that reused it)."""
@@ -361,7 +505,7 @@ class MpjRanks:
     """Every rank of the run, one MPJ Express job per task in turn: the transport of
     `jiobench.run.driver` that speaks for all of them (as rank 0 does)."""
 
-    rank = 0
+    rank = writer = 0
     who = None  # the files removed are every rank's
 
     def __init__(self, request: RunRequest, java: str, home: Path, scratch: Path):
@@ -372,8 +516,8 @@ class MpjRanks:
         self.stopped = threading.Event()
         self.stop_signal: Optional[str] = None
         launcher_args = list(request.launcher_args)
-        # With a machines file the user runs MPJ's daemons on those machines; on this host alone
-        # the run uses the daemon that listens on MPJ's port, else starts one of its own.
+        # With a machines file (of this host only: one_node_refusal) the user runs MPJ's daemon;
+        # without, the run uses the daemon that listens on MPJ's port, else starts one of its own.
         local = "-machinesfile" not in launcher_args
         own_daemon = self.device == "niodev" and local and not listening(int(configuration(home)[DAEMON_PORT]))
         keys = [STARTER_PORT, DAEMON_PORT, PORT_MANAGER_PORT] if own_daemon else [STARTER_PORT]
@@ -413,7 +557,8 @@ class MpjRanks:
     def start(self, task: str) -> Job:
         command = [self.java, "-jar", str(self.home / "lib" / "starter.jar"), *self.starter_args,
                    *self.request.jvm_args, "-jar", self.request.jar, f"--task={task}", *self.request.runner_args]
-        self.current = Job(command, self.env, self.daemon, Path(self.request.jar), task == FIRST, self.stopped)
+        self.current = Job(command, self.env, self.daemon, Path(self.request.jar), task == FIRST, self.stopped,
+                           self.request.ranks, self.request.start_timeout)
         return self.current
 
     def memory(self, ready: dict, job: Job) -> list:
@@ -452,7 +597,7 @@ class MpjRanks:
                 yield {"type": "error", "exit": 2, "messages": [refusal], "rank": None, "created": ready["created"]}
                 return
             job.pass_output()
-            yield {"type": "started", "ready": ready}
+            yield {"type": "started", "ready": ready, "run_id": runfile.new_run_id()}
             for message in messages:
                 if message["type"] == "phase":
                     yield {"type": "phase",
@@ -480,7 +625,7 @@ class MpjRanks:
 def run(request: RunRequest, held: list[int]) -> int:
     """`jiobench run` with an MPJ launcher; returns the exit code."""
     jar = Path(request.jar)
-    problem = missing(jar)
+    problem = one_node_refusal(request) or missing(jar)
     if problem:
         return error(problem)
     java = shutil.which(request.java)

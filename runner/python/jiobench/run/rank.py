@@ -14,19 +14,30 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
+import socket
 import subprocess
 import sys
 import threading
 import time
+from itertools import groupby
 from typing import Iterator, Optional
 
-from mpi4py import MPI
+import mpi4py
 
+# MPI starts in main(), once this rank has said it is up: `jiobench run` can then name a rank
+# that never got through MPI's start, where every other rank waits.
+mpi4py.rc.initialize = False
+mpi4py.rc.finalize = True
+from mpi4py import MPI  # noqa: E402
+
+from ..model import runfile
 from . import collect
-from .driver import Driver
-from .launching import available_memory, load_average
-from .mpi import EXIT_CODE_MARKER
+from .driver import FIRST, Driver
+from .launching import available_memory, load_average, ranks_on
+from .liveness import LOST_AFTER_SECONDS, Liveness, Lost, survivor_writing
+from .mpi import ALL_UP_MARKER, EXIT_CODE_MARKER, RANK_UP_MARKER
 from .request import RunRequest
 
 # Polling keeps a waiting launcher off the CPU its JVM (or another rank's) is measuring with;
@@ -34,14 +45,24 @@ from .request import RunRequest
 POLL_SECONDS = 0.0002
 # How long a JVM asked to stop may take before it is killed.
 STOP_GRACE_SECONDS = 5.0
+# How often a launcher waiting for its JVM looks at the other ranks.
+LOOK_SECONDS = 0.05
+# How long ranks on several hosts that see different files at the -o path are asked again: a
+# FUSE client showed a file another node had just removed and created again for about a second.
+FILE_LOOKS, FILE_LOOK_SECONDS = 6, 0.5
 
 GO, STOPPED, FAILED = "go", "stopped", "failed"
 
 
-def quiet_barrier(comm) -> None:
+def quiet_barrier(comm, tend) -> None:
+    """A barrier that sleeps while it waits and looks at the other ranks (`tend`) as it does."""
     request = comm.Ibarrier()
+    looked = time.monotonic()
     while not request.Test():
         time.sleep(POLL_SECONDS)
+        if time.monotonic() - looked > LOOK_SECONDS:
+            tend()
+            looked = time.monotonic()
 
 
 class OutputRelay(threading.Thread):
@@ -84,11 +105,11 @@ class OutputRelay(threading.Thread):
 class RankJvm:
     """One JVM child of this rank (one fork of the run) and its two control pipes."""
 
-    def __init__(self, command: list[str], rank: int, size: int, first_node_ranks: int, task: str, start: str):
+    def __init__(self, command: list[str], rank: int, size: int, host_runs: str, task: str, start: str):
         reply_read, reply_write = os.pipe()
         message_read, message_write = os.pipe()
         env = dict(os.environ)
-        env["JIOBENCH_CONTROL"] = f"{rank},{size},{first_node_ranks},{reply_read},{message_write},{task}"
+        env["JIOBENCH_CONTROL"] = f"{rank},{size},{host_runs},{reply_read},{message_write},{task}"
         # A process group of its own: MPI launchers signal each rank's group, and the JVM must hear
         # a stop from this launcher only, as a SIGTERM it handles, not die of a forwarded SIGUSR1.
         self.process = subprocess.Popen(command, env=env, pass_fds=(reply_read, message_write),
@@ -97,19 +118,30 @@ class RankJvm:
         os.close(reply_read)
         os.close(message_write)
         self.replies = os.fdopen(reply_write, "w", buffering=1)
-        self.messages = os.fdopen(message_read, "r")
+        # Unbuffered: what select says is there is all there is.
+        self.messages = os.fdopen(message_read, "rb", buffering=0)
+        self.unread = b""
         self.relays = [OutputRelay(self.process.stdout, sys.stdout), OutputRelay(self.process.stderr, sys.stderr)]
         for relay in self.relays:
             relay.start()
         self.phase = start
         self.when = "during"  # or "after" the phase, between two of them
 
-    def receive(self) -> Optional[dict]:
-        try:
-            line = self.messages.readline()
-        except OSError:
-            return None
-        return json.loads(line) if line else None
+    def receive(self, tend) -> Optional[dict]:
+        """The JVM's next message, None when it is gone; `tend` is called while it is awaited."""
+        while b"\n" not in self.unread:
+            if not select.select([self.messages], [], [], LOOK_SECONDS)[0]:
+                tend()
+                continue
+            try:
+                chunk = self.messages.read(1 << 16)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                return None
+            self.unread += chunk
+        line, self.unread = self.unread.split(b"\n", 1)
+        return json.loads(line)
 
     def answer(self, text) -> None:
         try:
@@ -151,11 +183,14 @@ class RankJvm:
         return f"the JVM exited with code {code}"
 
 
-def describe_hosts(comm) -> tuple[list[str], int]:
-    """Hosts of all ranks, and how many ranks rank 0's node holds (from which the runner works
-    out -C's shift)."""
+def describe_hosts(comm) -> tuple[list[str], str]:
+    """Hosts of all ranks, and the same as the runner reads them (LauncherWorld.hostsOf, from
+    which it works out whose block each rank reads under -C): each rank's host as a number, ranks
+    in a row on one host as one run, "0*2.1*2" for two nodes of two ranks each."""
     hosts = comm.allgather(MPI.Get_processor_name())
-    return hosts, hosts.count(hosts[0])
+    numbers: dict[str, int] = {}
+    runs = [(host, len(list(ranks))) for host, ranks in groupby(numbers.setdefault(h, len(numbers)) for h in hosts)]
+    return hosts, ".".join(f"{host}*{count}" if count > 1 else str(host) for host, count in runs)
 
 
 def start_status(jvm: RankJvm, first: Optional[dict]) -> tuple[int, str, Optional[dict]]:
@@ -175,8 +210,33 @@ def start_status(jvm: RankJvm, first: Optional[dict]) -> tuple[int, str, Optiona
     return 1, f"unexpected first message {first!r}", None
 
 
-def start_failure(outcomes: list[tuple[int, str]]) -> dict:
-    """The error event of JVMs that did not start: the same complaint from several ranks is one line."""
+def file_identity(ready: Optional[dict]) -> Optional[int]:
+    """This rank's inode number of the run's test file, None where it sees none."""
+    if ready is None:
+        return None
+    try:
+        return os.stat(ready["parameters"]["file"]).st_ino
+    except OSError:
+        return None
+
+
+class NotReady(Exception):
+    """A JVM not ready within the start-up deadline."""
+
+
+# The exit code of a JVM not ready in time, as timeout(1) has it.
+NOT_READY = 124
+
+
+def start_failure(outcomes: list[tuple[int, str]], hosts: list[str], timeout: float) -> dict:
+    """The error event of JVMs that did not start: the same complaint from several ranks is one
+    line; ranks not ready in time are named, with their hosts and what their JVMs printed."""
+    late = [rank for rank, (code, _) in enumerate(outcomes) if code == NOT_READY]
+    if late:
+        printed = next((text for code, text in outcomes if code == NOT_READY and text), "")
+        return {"type": "error", "exit": 1, "rank": late[0] if len(late) == 1 else None,
+                "messages": [f"jiobench: error: {ranks_on(late, hosts)} not ready within --start-timeout {timeout:g} s"
+                             + (f"; its JVM printed: {printed}" if printed else "")]}
     failed = [(rank, code, message) for rank, (code, message) in enumerate(outcomes) if code != 0]
     if len({message for _, _, message in failed}) == 1:
         messages = [failed[0][2]]
@@ -210,20 +270,30 @@ class Ranks:
         self.request = request
         self.rank, self.size = comm.Get_rank(), comm.Get_size()
         self.who = f"rank {self.rank}"
-        self.hosts, self.first_node_ranks = describe_hosts(comm)
+        self.hosts, self.host_runs = describe_hosts(comm)
         self.jvm: Optional[RankJvm] = None
         self.stop_signal: Optional[str] = None
+        self.peer_failed = False  # another rank's JVM failed: this one's phase ends at once
+        # Once ranks are lost: how the run ended, after which no collective call is made.
+        self.lost: Optional[dict] = None
+        self.writer = 0  # the rank that writes the run file
+        self.run_id = comm.bcast(runfile.new_run_id() if self.rank == 0 else None)
         # Re-entrant: the signal handler runs on the main thread, perhaps while it holds the lock.
         self.lock = threading.RLock()
+        self.liveness = Liveness(comm, self.hosts, self.on_peer_failure)
 
     def mpi(self) -> dict:
         return {"library": MPI.Get_library_version().strip().strip("\0").strip(),
                 "standard": "%d.%d" % MPI.Get_version()}
 
     def loads(self) -> dict[str, Optional[list[float]]]:
-        """Every host's load average (launching.load_average), as its ranks see it now."""
-        quiet_barrier(self.comm)
-        return dict(self.comm.allgather((MPI.Get_processor_name(), load_average())))
+        """Every host's load average (launching.load_average), as its ranks see it now; this
+        host's alone once ranks were lost."""
+        mine = (MPI.Get_processor_name(), load_average())
+        try:
+            return dict(self.round(mine))
+        except RunEnds:
+            return dict([mine])
 
     def stop(self, signal_name: str) -> None:
         """Asks this rank's JVM to end its phase; the next round tells every rank."""
@@ -238,6 +308,29 @@ class Ranks:
 
     # Rounds ------------------------------------------------------------------------------------
 
+    def on_peer_failure(self, rank: int) -> None:
+        with self.lock:
+            self.peer_failed = True
+            jvm = self.jvm
+        if jvm is not None:
+            jvm.ask_to_stop()
+
+    def tend(self) -> None:
+        """Looks at the other ranks while waiting: RunEnds once some are lost."""
+        if self.lost is None:
+            try:
+                self.liveness.tend()
+            except Lost as lost:
+                jvm = self.jvm
+                phase = jvm.phase if jvm else None
+                self.lost = collect.failure(
+                    f"{ranks_on(lost.ranks, self.hosts)} stopped answering for {LOST_AFTER_SECONDS:.0f} s"
+                    + (f" {jvm.when} {phase}" if phase else "") + " (a node lost, or its launcher killed)",
+                    phase=phase, when=jvm.when if jvm else "during")
+                self.writer = survivor_writing(self.hosts, lost.ranks)
+        if self.lost is not None:
+            raise RunEnds(self.lost)
+
     def status(self) -> tuple:
         if self.stop_signal is None:
             return GO, None
@@ -246,7 +339,9 @@ class Ranks:
     def round(self, payload=None, status: Optional[tuple] = None) -> list:
         """One exchange with every rank: each says how it stands and hands in a payload; every
         rank's payload, or RunEnds when some rank cannot go on."""
-        quiet_barrier(self.comm)
+        if self.lost is not None:
+            raise RunEnds(self.lost)
+        quiet_barrier(self.comm, self.tend)
         results = self.comm.allgather((status or self.status(), payload))
         # A failure says more than the stop it may have caused: it comes first.
         for rank, ((state, detail), _) in sorted(enumerate(results), key=lambda item: item[1][0][0] != FAILED):
@@ -265,9 +360,13 @@ class Ranks:
 
     def task(self, task: str, label: str, unable: Optional[str]) -> Iterator[dict]:
         try:
+            if self.lost is not None:
+                raise RunEnds(self.lost)
             yield from self.run_task(task, label, unable)
         except RunEnds as ends:
             if self.jvm is not None:
+                if self.lost is not None:
+                    self.jvm.ask_to_stop()  # it may be mid-phase, and no round will end the phase
                 self.jvm.close()
             yield ends.event
 
@@ -278,18 +377,34 @@ class Ranks:
         if any(code for (code, _), _ in starts):
             if ready is not None:
                 jvm.close()
-            yield dict(start_failure([start for start, _ in starts]), created=ready["created"] if ready else [])
+            yield dict(start_failure([start for start, _ in starts], self.hosts, self.request.start_timeout),
+                       created=ready["created"] if ready else [])
             return
-        refusal = yield {"type": "ready", "ready": ready, "memory": [memory for _, memory in starts]}
+        files = self.files_seen(ready) if task == FIRST else None
+        refusal = yield {"type": "ready", "ready": ready, "memory": [memory for _, memory in starts], "files": files}
         refusals = [text for text in self.round(refusal) if text]
         if refusals:
             jvm.close()
             yield {"type": "error", "exit": 2, "messages": refusals[:1], "rank": None, "created": ready["created"]}
             return
-        yield {"type": "started", "ready": ready}
+        yield {"type": "started", "ready": ready, "run_id": self.run_id}
         jvm.pass_through()
         jvm.answer("start")
         yield from self.serve(jvm)
+
+    def files_seen(self, ready: dict) -> Optional[list]:
+        """Every rank's inode number of the test file, where the ranks are on several hosts and
+        share one file: asked once every JVM is up, rank 0's having created it. A FUSE client may
+        show a file removed and created again under its name by the old number for a second or
+        so: ranks that disagree are asked again for a while before the driver hears of it."""
+        if len(set(self.hosts)) < 2 or ready["parameters"]["file_per_process"]:
+            return None
+        for _ in range(FILE_LOOKS):
+            seen = self.round(file_identity(ready))
+            if len(set(seen)) == 1:
+                break
+            time.sleep(FILE_LOOK_SECONDS)
+        return seen
 
     def start_jvm(self, task: str, label: str, unable: Optional[str]) -> tuple:
         """(jvm, ready message, (exit code, message)): this rank's JVM for one task, up or not."""
@@ -299,12 +414,24 @@ class Ranks:
             return None, None, (0, "")
         command = self.request.jvm_command()
         try:
-            jvm = RankJvm(command, self.rank, self.size, self.first_node_ranks, task, label)
+            jvm = RankJvm(command, self.rank, self.size, self.host_runs, task, label)
         except OSError as problem:
             return None, None, (2, f"cannot start {command[0]}: {problem.strerror}")
         with self.lock:
             self.jvm = jvm
-        code, text, ready = start_status(jvm, jvm.receive())
+        deadline = time.monotonic() + self.request.start_timeout
+
+        def tend_until_deadline():
+            self.tend()
+            if time.monotonic() > deadline:
+                raise NotReady
+
+        try:
+            code, text, ready = start_status(jvm, jvm.receive(tend_until_deadline))
+        except NotReady:
+            jvm.process.kill()
+            jvm.end()
+            return jvm, None, (NOT_READY, jvm.held_text())
         if self.stop_signal is not None:
             jvm.ask_to_stop()
         return jvm, ready, (code, text)
@@ -312,14 +439,16 @@ class Ranks:
     def serve(self, jvm: RankJvm) -> Iterator[dict]:
         """Answers one JVM until it finishes."""
         while True:
-            message = jvm.receive()
+            message = jvm.receive(self.tend)
             kind = message["type"] if message else None
             if kind in (None, "failed", "error"):
                 text = "; ".join(message["messages"]) if message else jvm.death()
+                # Its end was the doing of a stop, or of another rank's failure, when one was asked.
+                asked = self.stop_signal or self.peer_failed
+                if not asked:
+                    self.liveness.announce_failure()
                 jvm.end()
-                # Its end was the stop's doing, not a failure of its own, when a stop was asked.
-                self.round(status=None if self.stop_signal else
-                           (FAILED, {"phase": jvm.phase, "when": jvm.when, "message": text}))
+                self.round(status=None if asked else (FAILED, {"phase": jvm.phase, "when": jvm.when, "message": text}))
             elif kind == "barrier":
                 jvm.phase, jvm.when = message["phase"], "during"
                 self.round()
@@ -376,9 +505,17 @@ def watch_parent(driver: Driver, ranks: Ranks) -> None:
     os._exit(1)
 
 
+def say(marker: bytes) -> None:
+    sys.stdout.flush()
+    sys.stdout.buffer.write(marker)
+    sys.stdout.flush()
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     (request_json,) = sys.argv[1:] if argv is None else argv
     request = RunRequest.from_json(request_json)
+    say(RANK_UP_MARKER + f"{launcher_rank()} {socket.gethostname()}\n".encode())
+    MPI.Init_thread()
     comm = MPI.COMM_WORLD
     if comm.Get_size() != request.ranks:
         # Every process thinks it is alone: mpi4py's MPI is not the one that started it.
@@ -388,13 +525,17 @@ def main(argv: Optional[list[str]] = None) -> int:
                   "mpi4py for that MPI (or run the launcher of mpi4py's MPI)", file=sys.stderr, flush=True)
         return 2
     ranks = Ranks(comm, request)
+    if ranks.rank == 0:
+        say(ALL_UP_MARKER)
     driver = Driver(request, ranks)
     threading.Thread(target=watch_parent, args=(driver, ranks), daemon=True).start()
     code = driver.run()
-    if comm.Get_rank() == 0:
-        sys.stdout.flush()
-        sys.stdout.buffer.write(EXIT_CODE_MARKER + b"%d\n" % code)
-        sys.stdout.flush()
+    if ranks.rank == ranks.writer:
+        say(EXIT_CODE_MARKER + b"%d\n" % code)
+    if ranks.lost is not None:
+        # MPI's finalize waits for every rank, the lost ones too.
+        sys.stderr.flush()
+        os._exit(0)
     return 0
 
 

@@ -18,6 +18,8 @@ class RunRequest:
     # The user's own command (`jiobench run ...`), as the run file records it.
     command_line: tuple[str, ...]
     runner_args: tuple[str, ...]
+    # How long every rank's JVM has to come up and say it is ready before the run ends without it.
+    start_timeout: float = 120.0
 
     def jvm_command(self) -> list[str]:
         """The runner as each rank starts it: java, the JVM options, the jar, the runner's options."""

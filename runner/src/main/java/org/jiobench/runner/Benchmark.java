@@ -50,8 +50,7 @@ final class Benchmark {
         this.writePlan = new BlockPlan(world.rank(), world.size(), geometry.blockSize(), geometry.transferSize(),
                 geometry.segments(), geometry.filePerProcess(), geometry.order(), settings.elements().seed());
         Honesty honesty = settings.honesty();
-        int shift = honesty.reorderOffset() > 0 ? honesty.reorderOffset() : world.reorderShift();
-        this.readPlan = honesty.reorder() ? writePlan.forRank((world.rank() + shift) % world.size()) : writePlan;
+        this.readPlan = honesty.reorder() ? writePlan.forRank(honesty.readBlockOf().get(world.rank())) : writePlan;
         this.planBytes = (long) writePlan.transferCount() * geometry.transferSize();
         this.extentWritten = writePlan.fileExtent() * (geometry.filePerProcess() ? world.size() : 1);
         this.timer = new PhaseTimer(settings.approachSettings(), settings.honesty(), settings.deadline(), world,
@@ -60,7 +59,12 @@ final class Benchmark {
 
     /** @return the exit code: 0, 1 when verification failed, 2 when the run could not start */
     int run() throws UsageError, IOException {
-        if (task.first() && settings.honesty().direct()) DirectIo.check(settings, targets.fileOf(readPlan.rank()));
+        if (task.first()) {
+            Path read = targets.fileOf(readPlan.rank());
+            Path directory = read.toAbsolutePath().getParent();
+            settings.honesty().checkReorderHonest(Environment.filesystemType(directory), directory);
+            if (settings.honesty().direct()) DirectIo.check(settings, read);
+        }
         List<Path> created = task.first()
                 ? targets.prepare(readPlan.rank(), readPlan.fileExtent(), extentWritten)
                 : List.of();
@@ -137,8 +141,22 @@ final class Benchmark {
             throws IOException {
         Phase phase = new Phase(approach, IoMode.READ, task.fork(), rep, warmup, targets.fileOf(readPlan.rank()),
                 transfers.readOffsets(), transfers.readFirstElements(), readable, verifiedReads.get(approach));
+        if (settings.honesty().reorder() && approach.dataForm() != DataForm.NONE) {
+            Targets.awaitSize(phase.file(), furthestRead(readable));
+        }
         if (settings.honesty().dropCache() && approach.dataForm() != DataForm.NONE) PageCache.drop(phase.file());
         report(phase, timed(phase, buffer));
+    }
+
+    /** The end of the furthest transfer of the first {@code readable} bytes of this rank's read. */
+    private long furthestRead(long readable) {
+        long transferSize = settings.geometry().transferSize();
+        long[] offsets = transfers.readOffsets();
+        long end = 0;
+        for (int i = 0; i < Math.min(offsets.length, readable / transferSize); i++) {
+            end = Math.max(end, offsets[i] + transferSize);
+        }
+        return end;
     }
 
     private RankRecord timed(Phase phase, TransferBuffer buffer) throws IOException {

@@ -30,16 +30,16 @@ final class LauncherWorld implements World {
 
     private final int rank;
     private final int size;
-    private final int reorderShift;
+    private final int[] hostOfRank;
     private final Task task;
     private final BufferedReader replies;
     private final PrintStream messages;
 
-    private LauncherWorld(int rank, int size, int reorderShift, Task task, int replyFd, int messageFd)
+    private LauncherWorld(int rank, int size, int[] hostOfRank, Task task, int replyFd, int messageFd)
             throws IOException {
         this.rank = rank;
         this.size = size;
-        this.reorderShift = reorderShift;
+        this.hostOfRank = hostOfRank;
         this.task = task;
         this.replies = new BufferedReader(new InputStreamReader(
                 new FileInputStream("/dev/fd/" + replyFd), StandardCharsets.UTF_8));
@@ -47,23 +47,47 @@ final class LauncherWorld implements World {
     }
 
     /**
-     * Reads "rank,size,ranksOnFirstNode,replyFd,messageFd,task" as the launcher sets it (task:
-     * {@link Task#parse}); the launcher has gathered the ranks' hosts.
+     * Reads "rank,size,hosts,replyFd,messageFd,task" as the launcher sets it (hosts: {@link
+     * #hostsOf}; task: {@link Task#parse}).
      */
     static LauncherWorld fromControl(String control) throws IOException {
         String[] fields = control.split(",");
         if (fields.length != 6) throw new IOException(CONTROL_VARIABLE + " is malformed: " + control);
-        int[] numbers = new int[5];
-        for (int i = 0; i < 5; i++) numbers[i] = Integer.parseInt(fields[i].trim());
-        return new LauncherWorld(numbers[0], numbers[1], World.reorderShift(numbers[2], numbers[1]),
-                Task.parse(fields[5].trim()), numbers[3], numbers[4]);
+        int rank = Integer.parseInt(fields[0].trim());
+        int size = Integer.parseInt(fields[1].trim());
+        return new LauncherWorld(rank, size, hostsOf(fields[2].trim(), size), Task.parse(fields[5].trim()),
+                Integer.parseInt(fields[3].trim()), Integer.parseInt(fields[4].trim()));
+    }
+
+    /**
+     * Each rank's host number from the launcher's runs, "HOST*COUNT" for COUNT ranks in a row on one
+     * host (or "HOST" for one), separated by dots: "0*2.1*2" for ranks placed node by node on two
+     * nodes, "0.1.0.1" for the same ranks placed round-robin. Ranks placed node by node, as most are,
+     * take a run per node, which keeps a large job's environment short.
+     */
+    static int[] hostsOf(String runs, int size) throws IOException {
+        int[] hosts = new int[size];
+        int next = 0;
+        for (String run : runs.split("\\.")) {
+            String[] hostAndCount = run.split("\\*", 2);
+            int count = hostAndCount.length == 2 ? Integer.parseInt(hostAndCount[1]) : 1;
+            if (count < 1 || count > size - next) throw notRanksOf(runs, size);
+            Arrays.fill(hosts, next, next + count, Integer.parseInt(hostAndCount[0]));
+            next += count;
+        }
+        if (next != size) throw notRanksOf(runs, size);
+        return hosts;
+    }
+
+    private static IOException notRanksOf(String runs, int size) {
+        return new IOException(CONTROL_VARIABLE + ": the hosts '" + runs + "' are not those of " + size + " ranks");
     }
 
     @Override public int rank() { return rank; }
 
     @Override public int size() { return size; }
 
-    @Override public int reorderShift() { return reorderShift; }
+    @Override public int[] hostOfRank() { return hostOfRank; }
 
     @Override public Task task() { return task; }
 

@@ -110,11 +110,12 @@ final class RunCommand implements Callable<Integer> {
     boolean dropCache;
 
     @Option(names = {"-C", "--reorder"},
-            description = "Read the block of the rank one node over, so a read does not find what this node wrote in its cache.")
+            description = "Read a block written on another node, each rank a different one where the placement allows, so a "
+                + "read does not find what this node wrote in its cache; on FUSE and NFS only with --drop-cache.")
     boolean reorder;
 
     @Option(names = {"-Q", "--task-per-node-offset"}, defaultValue = "0", paramLabel = "N",
-            description = "With -C: read the block of the rank N ranks over (IOR's -Q; default: one node's ranks, as found).")
+            description = "With -C: read the block of the rank N ranks over (IOR's -Q; default: chosen from the hosts).")
     int reorderOffset;
 
     @Option(names = "--stripe-count", defaultValue = "0", paramLabel = "N",
@@ -167,12 +168,18 @@ final class RunCommand implements Callable<Integer> {
                 + "and exit; touch nothing.")
     boolean dryRun;
 
+    @Option(names = "--dry-run-ranks", paramLabel = "N",
+            description = "With --dry-run: check the options as those of a run of N ranks on one node (-C and -Q "
+                + "depend on the rank count; default: ${DEFAULT-VALUE}).")
+    int dryRunRanks = 1;
+
     RunCommand(World world) {
         this.world = world;
     }
 
     @Override
     public Integer call() throws Exception {
+        require(dryRunRanks >= 1, "--dry-run-ranks must be 1 or more");
         RunSettings settings = validated();
         if (dryRun) {
             MemoryNeeds.checkEveryJvm(settings, Runtime.getRuntime().maxMemory());
@@ -268,11 +275,14 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private Honesty honesty() {
-        require(!reorder || world.size() > 1, "-C reads another rank's block: it needs at least 2 ranks");
+        // A dry run checks the options of a run to come (a sweep's point), whose ranks are not here.
+        int[] hostOfRank = dryRun ? new int[dryRunRanks] : world.hostOfRank();
+        int ranks = hostOfRank.length;
         require(reorderOffset == 0 || reorder, "-Q sets how far -C looks: give -C too");
-        require(reorderOffset == 0 || reorderOffset > 0 && reorderOffset < world.size(),
-                "-Q " + reorderOffset + " must be from 1 to the rank count less one (" + (world.size() - 1) + ")");
-        return new Honesty(fsync, dropCache, reorder, reorderOffset, direct, verify);
+        require(reorderOffset == 0 || reorderOffset > 0 && reorderOffset < ranks,
+                "-Q " + reorderOffset + " must be from 1 to the rank count less one (" + (ranks - 1) + ")");
+        return new Honesty(fsync, dropCache, reorderOffset,
+                reorder ? Reorder.readBlockOf(hostOfRank, reorderOffset) : null, direct, verify);
     }
 
     private Striping striping() {

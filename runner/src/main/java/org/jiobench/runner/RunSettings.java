@@ -46,6 +46,7 @@ record RunSettings(Schedule schedule, Geometry geometry, Elements elements, Dead
         parameters.put("wear_out", deadline.wearOut());
         parameters.put("reorder", honesty.reorder());
         parameters.put("reorder_offset", honesty.reorderOffset() > 0 ? honesty.reorderOffset() : null);
+        parameters.put("read_block_of", honesty.readBlockOf());
         parameters.put("stripe_count", striping.count() != 0 ? striping.count() : null);
         parameters.put("stripe_size", striping.size() > 0 ? striping.size() : null);
         parameters.put("stripe_ignore", striping.ignore());

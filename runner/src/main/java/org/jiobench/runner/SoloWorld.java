@@ -23,7 +23,7 @@ final class SoloWorld implements World {
 
     @Override public int size() { return 1; }
 
-    @Override public int reorderShift() { return 0; }
+    @Override public int[] hostOfRank() { return new int[] {0}; }
 
     @Override public Task task() { return Task.FIRST; }
 

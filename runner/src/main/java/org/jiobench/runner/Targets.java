@@ -1,6 +1,7 @@
 package org.jiobench.runner;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
@@ -22,6 +23,9 @@ import java.util.Objects;
  * it, and a file removed or replaced while the run goes on is found before the next phase.
  */
 final class Targets {
+    /** How long a reordered read waits for this node to see what another node wrote. */
+    private static final long SIZE_WAIT_NANOS = 10_000_000_000L;
+
     private final RunSettings settings;
     private final int rank;
     /** What each file this rank touches was when the run started (device and inode). */
@@ -94,6 +98,29 @@ final class Targets {
             if (!Objects.equals(identity(entry.getKey()), entry.getValue())) {
                 throw new IOException(entry.getKey() + " was removed or replaced while the run went on (found before "
                         + phase + ")");
+            }
+        }
+    }
+
+    /**
+     * Waits, untimed, until this node sees {@code file} reach {@code end} bytes: a FUSE or NFS client
+     * keeps a file's size as it last knew it for its attribute timeout (about a second on
+     * GlusterFS), and a read past that size ends at once with no data, though another node has
+     * written there. A reordered read (-C) reads just such a block.
+     */
+    static void awaitSize(Path file, long end) throws IOException {
+        long giveUp = System.nanoTime() + SIZE_WAIT_NANOS;
+        long seen;
+        while ((seen = Files.size(file)) < end) {
+            if (System.nanoTime() > giveUp) {
+                throw new IOException(file + ": this node sees " + seen + " bytes of it, short of the " + end
+                        + " that the ranks wrote, after " + SIZE_WAIT_NANOS / 1_000_000_000 + " s");
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("waiting for " + file + " to reach " + end + " bytes");
             }
         }
     }

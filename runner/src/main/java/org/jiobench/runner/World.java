@@ -14,17 +14,8 @@ interface World {
 
     int size();
 
-    /** How many ranks over a reordered read looks (IOR's -C): one node's worth. */
-    int reorderShift();
-
-    /**
-     * The shift of IOR's -C without -Q, from how many ranks rank 0's node holds: one node's worth,
-     * so that with ranks placed node by node each reads a block written on another node; 1 when
-     * every rank is on that node.
-     */
-    static int reorderShift(int ranksOnFirstNode, int size) {
-        return ranksOnFirstNode < size ? ranksOnFirstNode : 1;
-    }
+    /** Each rank's host as a number, by rank: ranks of one number share a node (for -C, {@link Reorder}). */
+    int[] hostOfRank();
 
     /**
      * Ranks whose arrays share this JVM's heap: every rank of the job under MPJ Express's

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -69,7 +70,7 @@ final class MpjWorld implements World {
     private final Task task;
     private final boolean launched;
     private final String[] runnerArguments;
-    private int reorderShift;
+    private int[] hostOfRank;
     private int ranksInThisJvm;
     /** Set once every rank knows the job is over: no round follows. */
     private boolean over;
@@ -115,16 +116,18 @@ final class MpjWorld implements World {
     }
 
     /**
-     * Learns every rank's host (for the reorder shift) and process id (for the Python side, and
-     * to count the ranks that share this JVM).
+     * Learns every rank's host (for -C) and process id (for the Python side, and to count the
+     * ranks that share this JVM).
      */
     private void hello() throws IOException {
         long pid = ProcessHandle.current().pid();
         String host = MPI.Get_processor_name();
         Round round = round(Step.HELLO, pid, host);
-        Map<String, Integer> perHost = new LinkedHashMap<>();
-        for (String each : round.texts()) perHost.merge(each, 1, Integer::sum);
-        reorderShift = World.reorderShift(perHost.get(round.texts()[0]), size);
+        Map<String, Integer> numbers = new HashMap<>();
+        hostOfRank = new int[size];
+        for (int r = 0; r < size; r++) {
+            hostOfRank[r] = numbers.computeIfAbsent(round.texts()[r], name -> numbers.size());
+        }
         for (int r = 0; r < size; r++) if (round.values()[r] == pid && round.texts()[r].equals(host)) ranksInThisJvm++;
         if (rank == 0) print(message("ranks", "hosts", round.texts(), "pids", round.values()));
     }
@@ -135,7 +138,7 @@ final class MpjWorld implements World {
 
     @Override public int size() { return size; }
 
-    @Override public int reorderShift() { return reorderShift; }
+    @Override public int[] hostOfRank() { return hostOfRank; }
 
     @Override public Task task() { return task; }
 

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 class PhaseTimerTest {
     private static final int SIZE = 4096;
     private static final int TRANSFERS = 4;
-    private static final Honesty VERIFYING = new Honesty(false, false, false, 0, false, true);
+    private static final Honesty VERIFYING = new Honesty(false, false, 0, null, false, true);
     /** Calibrate at 1MiB/s: 4 transfers of 4KiB take 16 ms. */
     private static final ApproachSettings SLOW_CALIBRATE =
             new ApproachSettings(new OptionValues(Map.of("calibrate.rate", 1L << 20), Map.of()));
