@@ -39,6 +39,7 @@ FIGURES = [
     ("docs/bandwidth-vs-ranks.png", ["docs/runs/sweep/results/*-t1MiB.json"], "bandwidth-vs-ranks.png"),
     ("docs/sweep-bandwidth-vs-ranks.png", ["docs/runs/sweep"], "bandwidth-vs-ranks.png"),
     ("docs/xu-guo-operations-vs-size.png", ["docs/runs/xu-guo/opsize"], "operations-vs-transfer-size.png"),
+    ("docs/nodes-bandwidth-vs-ranks.png", ["docs/runs/nodes/tasks-per-node-*"], "bandwidth-vs-ranks.png"),
 ]
 
 
