@@ -25,8 +25,8 @@
 # clusters of two checkouts run side by side and never meet.
 #
 # Each node sees the machine's file systems (the checkout, its virtualenv and jar: a shared home)
-# except its own /tmp, /run, /etc/hosts and GlusterFS state, kept under DIR/nodes/NODE. A DIR
-# under /tmp stays at its path inside every node. Daemons: munged (its socket a path in DIR,
+# except its own /tmp, /dev/shm, /run, /etc/hosts and GlusterFS state, kept under DIR/nodes/NODE.
+# A DIR or a checkout under /tmp stays at its path inside every node. Daemons: munged (its socket a path in DIR,
 # which every network namespace reaches), slurmctld on node1, a slurmd per node, a glusterd and
 # a brick per node in one sharded volume, and a FUSE client per node. Every process is stopped
 # by its recorded PID, checked to live in one of this cluster's namespaces; whatever else runs
@@ -66,8 +66,9 @@ cpus=${JIOBENCH_CLUSTER_CPUS:-4}
 slurmd_timeout=${JIOBENCH_CLUSTER_SLURMD_TIMEOUT:-20}
 ping_timeout=${JIOBENCH_CLUSTER_PING_TIMEOUT:-10}
 
-. "$(dirname "$(readlink -f "$0")")/wait-for.sh"
-. "$(dirname "$(readlink -f "$0")")/slurm-settings.sh"
+checkout=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
+. "$checkout/scripts/wait-for.sh"
+. "$checkout/scripts/slurm-settings.sh"
 
 started=${EPOCHREALTIME/./}
 say() {  # progress on stderr, with the seconds since this command began
@@ -198,25 +199,28 @@ start_nodes() {
     ip -n "$tag-$name" link set eth0 up
     # The node's copies of the machine's /run/netns entries would keep this cluster's and other
     # clusters' namespaces alive after their `ip netns delete`: they go first. Then /etc/hosts,
-    # /tmp (with DIR bound inside it first when DIR is under /tmp: --rbind carries it along),
+    # /tmp (with DIR and this checkout, which every node must see, bound inside it first where
+    # they are under /tmp: --rbind carries them along),
     # /dev/shm (Open MPI names its shared memory after the host and the job, which every
     # cluster numbers alike: two clusters' ranks met there and crashed), /run and GlusterFS's
     # state and logs, all the node's own.
     nsenter -t "$pid" -m -- /bin/sh -ec '
-      dir=$1 node_dir=$2
+      dir=$1 node_dir=$2 checkout=$3
       awk '\''$5 ~ "^/run/netns(/|$)" { print $5 }'\'' /proc/self/mountinfo | sort -r | while read -r m; do
         umount -l "$m" 2>/dev/null || true
       done
       mount --bind "$dir/hosts" /etc/hosts
-      case "$dir" in
-        /tmp/*) mkdir -p "$node_dir/tmp/${dir#/tmp/}"; mount --bind "$dir" "$node_dir/tmp/${dir#/tmp/}" ;;
-      esac
+      for shared in "$dir" "$checkout"; do
+        case "$shared" in
+          /tmp/*) mkdir -p "$node_dir/tmp/${shared#/tmp/}"; mount --bind "$shared" "$node_dir/tmp/${shared#/tmp/}" ;;
+        esac
+      done
       mount --rbind "$node_dir/tmp" /tmp
       mount -t tmpfs -o mode=1777 shm /dev/shm
       mount --bind "$node_dir/run" /run
       mount --bind "$node_dir/glusterd" /var/lib/glusterd
       mount --bind "$node_dir/log" /var/log/glusterfs
-    ' sh "$dir" "$node_dir"
+    ' sh "$dir" "$node_dir" "$checkout"
   done
   # Open MPI's rsh launcher calls `AGENT [ssh options] HOST COMMAND...`. As under ssh, COMMAND
   # runs in HOST's namespaces, in a session of its own (`jiobench run` ends its launcher's session

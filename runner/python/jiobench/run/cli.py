@@ -116,7 +116,6 @@ class Job:
         self.stop_signal: Optional[int] = None
         self.run_exit_code: Optional[int] = None
         self.stop_said = False
-        self.run_file_said = False
         self.ranks = ranks
         self.up: dict[int, str] = {}  # the ranks that said they are up, and their hosts
         self.all_up = threading.Event()
@@ -147,8 +146,6 @@ class Job:
                 self.all_up.set()
                 continue
             self.stop_said = self.stop_said or line.startswith(b"jiobench: stopped by")
-            self.run_file_said = self.run_file_said or (line.rstrip().endswith(b".json")
-                                                        and os.path.isfile(line.rstrip()))
             try:
                 out.write(line)
                 out.flush()
@@ -296,10 +293,8 @@ def run(argv: list[str]) -> int:
             name = signal.Signals(job.stop_signal).name
             if not job.all_up.is_set():
                 said = f"stopped by {name} before any phase; no run file was written"
-            elif job.run_file_said:
-                said = f"stopped by {name}; the run file of the phases completed before is in the --results directory"
             else:
-                said = f"stopped by {name}; rank 0 said no more: a run file it wrote is in the --results directory"
+                said = f"stopped by {name}; the run file of the phases completed before is in the --results directory"
             print(f"jiobench: {said}", file=sys.stderr)
         return 128 + job.stop_signal
     if code < 0:
