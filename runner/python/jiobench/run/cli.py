@@ -32,6 +32,8 @@ OPTIONS_WITH_OPTION_VALUES = ("--jvm-args", "--launcher-args")
 # After a stop was passed on: how long the ranks get before the launcher is told to end them,
 # and then before everything of the run still alive is killed.
 STOP_SECONDS, KILL_SECONDS = 10.0, 15.0
+# A day: longer is no deadline at all, and the clock's waits cannot hold one of infinity.
+LONGEST_START_TIMEOUT = 86400.0
 # After the run's last word (its exit code): how long the MPI launcher has to end. It waits for
 # every rank, and after lost ranks it may wait for them until Slurm gives up on their node.
 LAST_WORD_SECONDS = 10.0
@@ -250,8 +252,9 @@ def run(argv: list[str]) -> int:
     try:
         if options.ranks < 1:
             raise UsageError(f"-n must be at least 1, not {options.ranks}")
-        if not options.start_timeout > 0:
-            raise UsageError(f"--start-timeout must be a number of seconds above 0, not {options.start_timeout}")
+        if not 0 < options.start_timeout <= LONGEST_START_TIMEOUT:
+            raise UsageError(f"--start-timeout must be a number of seconds above 0 and at most "
+                             f"{LONGEST_START_TIMEOUT:g}, not {options.start_timeout}")
         if options.run_id is not None and not RUN_ID.fullmatch(options.run_id):
             raise UsageError(f"--run-id {options.run_id!r} is not a name: letters, digits, '.', '_' and '-', "
                             "starting with a letter or digit")

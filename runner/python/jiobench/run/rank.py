@@ -291,7 +291,8 @@ class Ranks:
         host's alone once ranks were lost."""
         mine = (MPI.Get_processor_name(), load_average())
         try:
-            return dict(self.round(mine))
+            # Every host's, whatever stopped the run: only lost ranks leave it to this host's.
+            return dict(self.round(mine, status=(GO, None)))
         except RunEnds:
             return dict([mine])
 
