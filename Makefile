@@ -1,16 +1,20 @@
 # jiobench: `make run` runs the main job on this workstation, `make test` runs every test.
-# Both install what is missing first (Debian packages, the project's virtualenv, the Maven build).
+# `make run` first finds its tools (a JDK, Maven, gcc, an MPI, Python: loaded as modules or on
+# PATH), installing what is missing only on Debian as root; `make test` installs the Debian
+# packages the tests need. Both make the project's virtualenv and the Maven build.
 SHELL := /bin/bash
 .SHELLFLAGS := -eo pipefail -c
 VENV := .venv
 PYTHON := $(VENV)/bin/python
 JAR := runner/target/jiobench-runner.jar
-# A JDK 22 or newer, where one is installed, runs Maven: everything stays --release 17, and the
-# ffm approach, which needs the JDK 22 API, is compiled too. Without one, all but ffm is built.
-JDK22 ?= $(firstword $(wildcard /usr/lib/jvm/temurin-2[2-9]-jdk-* /usr/lib/jvm/java-2[2-9]-openjdk-*))
+# Maven runs on the JDK that scripts/build-tools.sh names: JAVA_HOME, else javac's on PATH, or a
+# JDK 22 or newer installed in /usr/lib/jvm. Everything stays --release 17; with a JDK 22 or newer
+# the ffm approach, which needs the JDK 22 API, is compiled too. Asked when Maven runs (`=`), after
+# `deps` has installed what it could.
+BUILD_JDK = $(shell scripts/build-tools.sh jdk)
 # JDK 24 and later warn about sun.misc.Unsafe in Maven's own libraries unless told it is allowed.
-UNSAFE_ALLOWED := $(if $(shell grep -sE 'JAVA_VERSION="(2[4-9]|[3-9][0-9])' $(JDK22)/release),MAVEN_OPTS=--sun-misc-unsafe-memory-access=allow)
-MVN := $(if $(JDK22),JAVA_HOME=$(JDK22) $(UNSAFE_ALLOWED) )mvn -B -ntp
+UNSAFE_ALLOWED = $(if $(shell grep -sE 'JAVA_VERSION="(2[4-9]|[3-9][0-9])' $(BUILD_JDK)/release),MAVEN_OPTS=--sun-misc-unsafe-memory-access=allow)
+MVN = $(if $(BUILD_JDK),JAVA_HOME=$(BUILD_JDK) $(UNSAFE_ALLOWED) )mvn -B -ntp
 
 # The main job: 2 ranks through mpirun, one shared file under scratch/, every approach, write
 # then read, a fresh JVM per approach, 2 warm-ups, then measured repetitions until each median's
@@ -32,7 +36,7 @@ JOB ?= -a all -b 256MiB -t 1MiB --warmup 2 -i auto --time-budget 60s -D 0.5 --ca
 all: build
 
 deps:
-	scripts/debian-packages.sh run
+	scripts/build-tools.sh check
 
 test-deps:
 	scripts/debian-packages.sh test
@@ -44,6 +48,7 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 build: deps $(VENV)/.installed
+	scripts/build-tools.sh mpi4py $(PYTHON)
 	$(MVN) -q install -DskipTests
 
 run: build
@@ -69,6 +74,7 @@ LAUNCHER_PACKAGES := numpy scipy
 	touch $@
 
 test: test-deps $(VENV)/.installed $(MPI_VENVS)
+	scripts/build-tools.sh mpi4py $(PYTHON)
 	$(MVN) install
 	$(PYTHON) -m pytest -q
 

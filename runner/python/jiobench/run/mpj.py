@@ -47,7 +47,8 @@ INSTALLED_HOME = Path(os.environ.get("MPJ_HOME", "/usr/share/mpj"))
 # What MPJ's jars name in their manifests, and where Debian keeps them.
 MANIFEST_JARS = ["log4j-1.2.jar", "commons-codec.jar", "commons-cli.jar", "commons-io.jar"]
 DEBIAN_JAVA = Path("/usr/share/java")
-INSTALL_HINT = "install it with 'apt-get install libmpj-java' (scripts/debian-packages.sh run), then run 'make build'"
+INSTALL_HINT = ("it is optional (--launcher mpirun or srun need none of it); on Debian 'apt-get install libmpj-java' "
+                "(scripts/debian-packages.sh run), then 'make build'")
 MPJ_WORLD_CLASS = "org/jiobench/runner/MpjWorld.class"
 TAG = "@jiobench "
 # What MPJ's starter and daemon say about themselves: not the runner's output.
