@@ -268,7 +268,7 @@ raise SystemExit(not os.path.isfile(os.path.join(sysconfig.get_paths()["include"
     "mpi4py${version:+==$version}" || exit
   current="$(mpi4py_library "$python")"
   if [ "$current" != "$site" ]; then
-    echo "jiobench: mpi4py built against $mpicc loads ${current:-no MPI library}, not $(mpi_name "$site"):" \
+    echo "jiobench: mpi4py built against $mpicc loads $(mpi_name "${current:-no MPI library}"), not $(mpi_name "$site"):" \
          "is LD_LIBRARY_PATH naming another MPI's lib?" >&2
     exit 2
   fi

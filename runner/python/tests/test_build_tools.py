@@ -169,3 +169,116 @@ def test_without_java_home_a_system_jdk_22_or_newer_is_preferred_to_an_older_jav
     (machine.bin / "javac").unlink()
     (machine.bin / "javac").symlink_to(newer_on_path / "bin" / "javac")
     assert machine.run("jdk").stdout == f"{newer_on_path}\n"
+
+
+PROBE = """#include <mpi.h>
+#include <stdio.h>
+int main(void) { char v[MPI_MAX_LIBRARY_VERSION_STRING]; int n; MPI_Get_library_version(v, &n); puts(v); return 0; }
+"""
+
+
+def site_library(directory: Path) -> str:
+    """The first line of what the library that mpicc builds for says it is, asked here apart from
+    the script."""
+    mpicc = shutil.which("mpicc")
+    if mpicc is None:
+        pytest.skip("no mpicc here")
+    (directory / "probe.c").write_text(PROBE)
+    subprocess.run([mpicc, "-o", str(directory / "probe"), str(directory / "probe.c")], check=True, timeout=60)
+    return subprocess.run([str(directory / "probe")], capture_output=True, text=True, check=True,
+                          timeout=60).stdout.splitlines()[0]
+
+
+class Venv:
+    """A stand-in for a virtualenv's python: its mpi4py loads the library line in `loads` (none
+    while that is empty), and `pip install` records how it was called and, as a build against
+    MPICC would, makes mpi4py load `built` from then on."""
+
+    def __init__(self, machine: Machine, loads: str, built: str = "", headers: bool = True):
+        self.root = machine.root / "venv"
+        self.loads = machine.root / "loads"
+        self.loads.write_text(loads)
+        (machine.root / "built").write_text(built)
+        self.pip_calls = machine.root / "pip-calls"
+        self.pip_calls.touch()
+        self.python = machine.script("python", f'''case "$*" in
+  *Get_library_version*) [ -s {self.loads} ] && cat {self.loads} || exit 1 ;;
+  *Python.h*) exit {0 if headers else 1} ;;
+  *importlib.metadata*) echo 4.1.2 ;;
+  "-m pip install "*) echo "MPICC=$MPICC $*" >>{self.pip_calls}; cp {machine.root / "built"} {self.loads} ;;
+esac''', self.root / "bin")
+
+    def builds(self) -> list[str]:
+        return self.pip_calls.read_text().splitlines()
+
+
+def test_mpi4py_whose_wheel_loads_the_mpi_of_mpicc_is_kept(machine):
+    library = site_library(machine.root)
+    venv = Venv(machine, library)
+    done = machine.run("mpi4py", str(venv.python), then=os.environ["PATH"])
+    assert done.returncode == 0, done
+    assert done.stdout == f"mpi4py (the PyPI wheel) loads {library.split(', package:')[0]}, the MPI of " \
+                          f"{shutil.which('mpicc')}\n"
+    assert venv.builds() == []
+
+
+@pytest.mark.parametrize("loads, why", [
+    ("Open MPI v5.0.11, package: Open MPI user@localhost Distribution", "the installed one loads Open MPI v5.0.11"),
+    ("", "the installed one loads no MPI library"),
+])
+def test_mpi4py_loading_another_mpi_is_built_from_source_against_mpicc(machine, loads, why):
+    library = site_library(machine.root)
+    mpicc = shutil.which("mpicc")
+    venv = Venv(machine, loads, built=library)
+    done = machine.run("mpi4py", str(venv.python), then=os.environ["PATH"])
+    assert done.returncode == 0, done
+    name = library.split(", package:")[0]
+    assert done.stdout.startswith(f"mpi4py: building it from source against {mpicc} ({name}), since {why}; this "
+                                  f"takes minutes, once\nmpi4py: built against {mpicc} in "), done.stdout
+    assert venv.builds() == [f"MPICC={mpicc} -m pip install -q --no-cache-dir --no-binary mpi4py --force-reinstall "
+                             "--no-deps mpi4py==4.1.2"]
+    again = machine.run("mpi4py", str(venv.python), then=os.environ["PATH"])
+    assert again.stdout == f"mpi4py (built from source against {mpicc}) loads {name}, the MPI of {mpicc}\n"
+    assert len(venv.builds()) == 1
+
+
+def test_jiobench_mpicc_builds_mpi4py_from_source_even_where_the_wheel_fits(machine):
+    library = site_library(machine.root)
+    mpicc = shutil.which("mpicc")
+    venv = Venv(machine, library, built=library)
+    done = machine.run("mpi4py", str(venv.python), then=os.environ["PATH"], JIOBENCH_MPICC=mpicc)
+    assert done.returncode == 0, done
+    assert "since JIOBENCH_MPICC asks for it" in done.stdout
+    assert [call.split()[0] for call in venv.builds()] == [f"MPICC={mpicc}"]
+    machine.run("mpi4py", str(venv.python), then=os.environ["PATH"], JIOBENCH_MPICC=mpicc)
+    assert len(venv.builds()) == 1, "built once for that mpicc"
+
+
+def test_mpi4py_that_must_be_built_without_python_headers_is_one_line(machine):
+    site_library(machine.root)
+    venv = Venv(machine, "", headers=False)
+    done = machine.run("mpi4py", str(venv.python), then=os.environ["PATH"])
+    assert done.returncode == 2 and done.stdout == "", done
+    assert done.stderr == (f"jiobench: mpi4py must be built against {shutil.which('mpicc')} (the installed one loads "
+                           "no MPI library), which needs Python's C headers (Python.h): load a python module that has "
+                           "them (Debian: python3-dev), then run make again\n")
+    assert venv.builds() == []
+
+
+def test_mpi4py_loading_no_mpi_with_no_mpicc_to_build_against_is_one_line(machine):
+    venv = Venv(machine, "")
+    done = machine.run("mpi4py", str(venv.python))
+    assert done.returncode == 2, done
+    assert done.stderr == ("jiobench: mpi4py loads no MPI library, and there is no mpicc to build it against: load the "
+                           "site's MPI (e.g. module load openmpi), then run make again\n")
+
+
+def test_mpi4py_that_still_loads_another_mpi_once_built_is_one_line(machine):
+    library = site_library(machine.root)
+    other = "Open MPI v5.0.11, package: Open MPI user@localhost Distribution"
+    venv = Venv(machine, other, built=other)
+    done = machine.run("mpi4py", str(venv.python), then=os.environ["PATH"])
+    assert done.returncode == 2, done
+    assert done.stderr == (f"jiobench: mpi4py built against {shutil.which('mpicc')} loads Open MPI v5.0.11, not "
+                           f"{library.split(', package:')[0]}: is LD_LIBRARY_PATH naming another MPI's lib?\n")
+    assert not (venv.root / ".mpi4py-built-with").exists()
