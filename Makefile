@@ -11,10 +11,7 @@ JAR := runner/target/jiobench-runner.jar
 # JDK 22 or newer installed in /usr/lib/jvm. Everything stays --release 17; with a JDK 22 or newer
 # the ffm approach, which needs the JDK 22 API, is compiled too. Asked when Maven runs (`=`), after
 # `deps` has installed what it could.
-BUILD_JDK = $(shell scripts/build-tools.sh jdk)
-# JDK 24 and later warn about sun.misc.Unsafe in Maven's own libraries unless told it is allowed.
-UNSAFE_ALLOWED = $(if $(shell grep -sE 'JAVA_VERSION="(2[4-9]|[3-9][0-9])' $(BUILD_JDK)/release),MAVEN_OPTS=--sun-misc-unsafe-memory-access=allow)
-MVN = $(if $(BUILD_JDK),JAVA_HOME=$(BUILD_JDK) $(UNSAFE_ALLOWED) )mvn -B -ntp
+MVN = $(shell scripts/build-tools.sh maven-env) mvn -B -ntp
 
 # The main job: 2 ranks through mpirun, one shared file under scratch/, every approach, write
 # then read, a fresh JVM per approach, 2 warm-ups, then measured repetitions until each median's
@@ -31,7 +28,7 @@ RESULTS ?= results
 REPORT ?= report
 JOB ?= -a all -b 256MiB -t 1MiB --warmup 2 -i auto --time-budget 60s -D 0.5 --calibrate-rate 4GiB
 
-.PHONY: all deps test-deps build run test clean
+.PHONY: all deps test-deps mpi4py build run test clean
 
 all: build
 
@@ -47,8 +44,12 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m pip install -q -e '.[test]'
 	touch $@
 
-build: deps $(VENV)/.installed
+# mpi4py must load the MPI that mpicc builds for, which a module loaded since may have changed:
+# checked on every build, and rebuilt where it does not (scripts/build-tools.sh).
+mpi4py: $(VENV)/.installed
 	scripts/build-tools.sh mpi4py $(PYTHON)
+
+build: deps mpi4py
 	$(MVN) -q install -DskipTests
 
 run: build
@@ -73,8 +74,7 @@ LAUNCHER_PACKAGES := numpy scipy
 	$(@D)/bin/pip install -q mpich mpi4py $(LAUNCHER_PACKAGES)
 	touch $@
 
-test: test-deps $(VENV)/.installed $(MPI_VENVS)
-	scripts/build-tools.sh mpi4py $(PYTHON)
+test: test-deps mpi4py $(MPI_VENVS)
 	$(MVN) install
 	$(PYTHON) -m pytest -q
 

@@ -7,7 +7,8 @@
 #                                 Debian/Ubuntu as root, or with a sudo that asks no password
 #                                 (scripts/debian-packages.sh); anywhere else it is named in one
 #                                 line, with what would do and the usual module names, exit 2.
-#   build-tools.sh jdk            the JDK that Maven is to run on, or nothing
+#   build-tools.sh maven-env      JAVA_HOME=JDK (the JDK Maven is to run on) and the MAVEN_OPTS
+#                                 that JDK needs, for the Makefile to put before mvn; or nothing
 #   build-tools.sh mpi4py PYTHON  makes PYTHON's mpi4py load the MPI library that mpicc builds
 #                                 against (JIOBENCH_MPICC, else mpicc on PATH): it keeps the PyPI
 #                                 wheel where that is so, and builds mpi4py from source otherwise.
@@ -57,6 +58,18 @@ build_jdk() {
   echo "${newest:-$on_path}"
 }
 
+maven_env() {
+  local jdk
+  jdk="$(build_jdk)"
+  [ -n "$jdk" ] || return 0
+  # JDK 24 and later warn about sun.misc.Unsafe in Maven's own libraries unless told it is allowed.
+  if version_at_least "$(jdk_version "$jdk")" 24; then
+    echo "JAVA_HOME=$jdk MAVEN_OPTS=--sun-misc-unsafe-memory-access=allow"
+  else
+    echo "JAVA_HOME=$jdk"
+  fi
+}
+
 # Each check sets found[TOOL] (what is there, for the summary) or missing[TOOL] (what is there
 # instead: a version, or "not found" and where it was looked for).
 declare -A found missing
@@ -69,7 +82,9 @@ check_jdk() {
     return
   fi
   version="$(jdk_version "$jdk")"
-  if [ ! -x "$jdk/bin/javac" ]; then
+  if [ ! -d "$jdk" ]; then
+    missing[jdk]="JAVA_HOME names $jdk, which is no directory"
+  elif [ ! -x "$jdk/bin/javac" ]; then
     missing[jdk]="no javac in ${jdk} (a JRE, not a JDK?)"
   elif ! version_at_least "${version#1.}" 17; then  # "1.8.0_392" is Java 8
     missing[jdk]="${version:-an unknown version} at $jdk"
@@ -82,7 +97,8 @@ check_jdk() {
   java="${JIOBENCH_JAVA:-$(command -v java)}"
   version="$("${java:-java}" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.version = //p')"
   if [ -z "${missing[jdk]:-}" ] && ! version_at_least "${version#1.}" 17; then
-    missing[jdk]="the runs' java (${java:-java on PATH}) is ${version:-not found}, the build's JDK $jdk: put $jdk/bin first on PATH or set JIOBENCH_JAVA"
+    [ -n "$version" ] && version="is $version" || version="does not run"
+    missing[jdk]="the runs' java (${java:-java on PATH}) $version, the build's JDK $jdk: put $jdk/bin first on PATH or set JIOBENCH_JAVA"
   fi
 }
 
@@ -93,8 +109,8 @@ check_maven() {
     return
   fi
   jdk="$(build_jdk)"
-  if [ -z "$jdk" ]; then
-    found[maven]="Maven at $mvn"  # its version needs a JDK to ask, and the JDK is missing
+  if [ -z "$jdk" ] || [ ! -x "$jdk/bin/java" ]; then
+    found[maven]="Maven at $mvn"  # its version needs a java to ask, and there is none
     return
   fi
   version="$(JAVA_HOME="$jdk" "$mvn" -B -v 2>/dev/null | sed -n 's/.*Apache Maven \([0-9][0-9.]*\).*/\1/p')"
@@ -278,7 +294,7 @@ raise SystemExit(not os.path.isfile(os.path.join(sysconfig.get_paths()["include"
 
 case "${1-}" in
   check) check ;;
-  jdk) build_jdk ;;
+  maven-env) maven_env ;;
   mpi4py) [ $# -eq 2 ] || { echo "usage: $0 mpi4py PYTHON" >&2; exit 2; }; fit_mpi4py "$2" ;;
-  *) echo "usage: $0 check | jdk | mpi4py PYTHON" >&2; exit 2 ;;
+  *) echo "usage: $0 check | maven-env | mpi4py PYTHON" >&2; exit 2 ;;
 esac

@@ -115,6 +115,20 @@ def test_the_runs_java_must_be_17_or_newer_too(machine):
             f"{build}/bin first on PATH or set JIOBENCH_JAVA;") in done.stderr, done.stderr
 
 
+def test_java_home_naming_nothing_is_said_so_and_maven_is_not_blamed_for_it(machine):
+    machine.script("mvn", 'echo "Apache Maven 3.9.16"')
+    done = machine.run("check", JAVA_HOME=str(machine.root / "none"))
+    assert f"missing a JDK 17 or newer: JAVA_HOME names {machine.root / 'none'}, which is no directory;" in done.stderr
+    assert "Maven" not in done.stderr, done.stderr
+
+
+def test_a_runs_java_that_does_not_run_is_said_so(machine):
+    build = machine.jdk("21.0.2")
+    done = machine.run("check", JAVA_HOME=str(build), JIOBENCH_JAVA=str(machine.root / "none"))
+    assert (f"missing a JDK 17 or newer: the runs' java ({machine.root / 'none'}) does not run, the build's JDK "
+            f"{build}:") in done.stderr, done.stderr
+
+
 def test_on_debian_as_root_what_is_missing_is_installed(machine):
     if os.geteuid() != 0:
         pytest.skip("as root only: the install path is the root one")
@@ -156,7 +170,7 @@ def test_with_every_tool_present_nothing_is_asked_of_apt_or_sudo(machine):
 def test_the_build_jdk_is_java_home_where_it_is_set(machine):
     chosen = machine.jdk("17.0.9")
     machine.link("javac")
-    assert machine.run("jdk", JAVA_HOME=str(chosen)).stdout == f"{chosen}\n"
+    assert machine.run("maven-env", JAVA_HOME=str(chosen)).stdout == f"JAVA_HOME={chosen}\n"
 
 
 def test_without_java_home_a_system_jdk_22_or_newer_is_preferred_to_an_older_javac_on_path(machine):
@@ -164,11 +178,11 @@ def test_without_java_home_a_system_jdk_22_or_newer_is_preferred_to_an_older_jav
     if not newest:
         pytest.skip("no JDK 22 or newer in /usr/lib/jvm")
     (machine.bin / "javac").symlink_to(machine.jdk("17.0.9") / "bin" / "javac")
-    assert machine.run("jdk").stdout == f"{newest[-1]}\n"
+    assert machine.run("maven-env").stdout.split()[0] == f"JAVA_HOME={newest[-1]}"
     newer_on_path = machine.jdk("23.0.1")
     (machine.bin / "javac").unlink()
     (machine.bin / "javac").symlink_to(newer_on_path / "bin" / "javac")
-    assert machine.run("jdk").stdout == f"{newer_on_path}\n"
+    assert machine.run("maven-env").stdout.split()[0] == f"JAVA_HOME={newer_on_path}"
 
 
 PROBE = """#include <mpi.h>
@@ -282,3 +296,9 @@ def test_mpi4py_that_still_loads_another_mpi_once_built_is_one_line(machine):
     assert done.stderr == (f"jiobench: mpi4py built against {shutil.which('mpicc')} loads Open MPI v5.0.11, not "
                            f"{library.split(', package:')[0]}: is LD_LIBRARY_PATH naming another MPI's lib?\n")
     assert not (venv.root / ".mpi4py-built-with").exists()
+
+
+def test_maven_on_a_jdk_24_or_newer_is_allowed_the_unsafe_memory_access_of_its_libraries(machine):
+    jdk = machine.jdk("25.0.3")
+    assert machine.run("maven-env", JAVA_HOME=str(jdk)).stdout == \
+        f"JAVA_HOME={jdk} MAVEN_OPTS=--sun-misc-unsafe-memory-access=allow\n"
