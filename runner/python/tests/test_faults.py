@@ -447,3 +447,30 @@ def launcher_of_rank(pid: int) -> Optional[str]:
         return None
     return next((item.split(b"=", 1)[1].decode() for item in environment
                  if item.startswith(b"OMPI_COMM_WORLD_RANK=")), None)
+
+
+def test_a_jvm_stopped_mid_phase_marks_the_phase_as_overrunning_its_deadline(tmp_path):
+    """A JVM stopped (SIGSTOP, as a suspended job, or one starved or swapped out) stretches its
+    phase past the deadline: the phase is not one the deadline bounded, and says so."""
+    # calibrate runs at 256 MiB/s a rank: 1 GiB would take 4 s, the deadline ends each phase at 2 s.
+    job = Job(tmp_path, "-a", "calibrate", "-b", "1GiB", "-t", "1MiB", "-D", "2", "-i", "2", "--warmup", "0",
+              "-o", str(tmp_path / "f.dat"))
+    job.wait_for("calibrate              write fork 1 rep 0")
+    (victim,) = [pid for pid in job.jvms() if control_rank(pid) == 1]
+    job.wait_for("calibrate              read  fork 1 rep 0")  # the second write's phase begins
+    os.kill(victim, signal.SIGSTOP)
+    time.sleep(4)
+    os.kill(victim, signal.SIGCONT)
+    code, stderr, _ = job.finish()
+    assert code == 0, stderr
+    phases = job.run_file()["phases"]
+    assert [p["overran_deadline_s"] is not None for p in phases] == [False, False, True, False], phases
+    # Stopped at t s into the phase (t under 2 s), it ended t + 4 s in: t + 2 s past the deadline.
+    assert 1.8 < phases[2]["overran_deadline_s"] < 6, phases[2]
+    (line,) = [line for line in job.lines if line.startswith("calibrate              write fork 1 rep 1")]
+    assert f"stonewalled OVERRAN DEADLINE by {phases[2]['overran_deadline_s']:.1f}s" in line, line
+    (row,) = [line for line in job.lines if line.startswith("calibrate              write     2    2")]
+    assert "OVERRAN DEADLINE 1 of 2" in row, row
+    assert any(line.startswith("OVERRAN DEADLINE: the slowest rank of some phases (calibrate write 1 of 2)")
+               for line in job.lines), job.lines
+    assert job.run_file()["summary"][0]["overran_deadline"] == 1

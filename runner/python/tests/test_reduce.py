@@ -99,3 +99,40 @@ def test_wear_out_keeps_what_the_ranks_had_moved_at_the_deadline():
 def test_records_of_other_forks_are_other_phases():
     with pytest.raises(ValueError):
         reduce.reduce_phase([dict(record(0, 1), fork=1), dict(record(1, 1), fork=2)])
+
+
+def timed(rank, elapsed, transfer_s, transfers, stonewall_s=None):
+    return dict(record(rank, elapsed, transfers=transfers, stonewalled=True), transfer_s=transfer_s,
+                stonewall_s=stonewall_s)
+
+
+@pytest.mark.parametrize("elapsed, transfer_s, transfers, overran", [
+    (5.0, 4.9, 1000, None),  # exactly the allowance past a deadline of 4 s (1 s): not over it
+    (4.99, 4.9, 1000, None),  # just under
+    (44.6, 44.5, 1000, 40.6),  # a JVM stopped for 40 s
+    (5.5, 5.4, 2, None),  # two slow transfers: the one under way at the deadline may take 2.7 s
+    (30.0, 29.9, 0, None),  # no whole transfer: one that outlasted the deadline
+])
+def test_a_rank_ending_past_the_deadline_by_more_than_its_allowance_overran_it(elapsed, transfer_s, transfers,
+                                                                                overran):
+    """The allowance is the largest of 1 s, a quarter of the deadline and two of the rank's own mean
+    transfer times; the phase holds how far past the deadline its latest overrunning rank ended."""
+    phase = reduce.reduce_phase([timed(0, 4.1, 4.0, 1000), timed(1, elapsed, transfer_s, transfers)], 4.0)
+    assert phase["overran_deadline_s"] == (None if overran is None else pytest.approx(overran))
+    assert reduce.reduce_phase([timed(0, 44.6, 44.5, 1000)])["overran_deadline_s"] is None, "no deadline"
+    assert reduce.reduce_phase([timed(0, 44.6, 44.5, 1000)], 40.0)["overran_deadline_s"] is None, "a quarter of 40 s"
+
+
+def test_with_wear_out_it_is_where_the_deadline_stopped_a_rank_that_counts():
+    caught_up = timed(0, 30.0, 29.9, 1000, stonewall_s=4.2)
+    assert reduce.reduce_phase([caught_up], 4.0)["overran_deadline_s"] is None
+    assert reduce.reduce_phase([timed(0, 30.0, 29.9, 1000, stonewall_s=9.0)], 4.0)["overran_deadline_s"] == 5.0
+
+
+def test_a_row_counts_its_measured_phases_that_overran():
+    phases = [reduce.reduce_phase([dict(timed(0, elapsed, elapsed - 0.1, 1000), rep=rep, warmup=rep == 0)], 4.0)
+              for rep, elapsed in enumerate([44.0, 4.1, 44.0, 14.0])]
+    (row,) = reduce.summarize(phases)
+    assert row["overran_deadline"] == 2, "the warm-up's overrun does not count"
+    assert reduce.summarize([{k: v for k, v in p.items() if k != "overran_deadline_s"} for p in phases])[0][
+        "overran_deadline"] == 0, "phases of older run files have none"

@@ -24,6 +24,23 @@ PROGRAMMED = frozenset({"calibrate"})
 # ticks or one page fault are a large share of it.
 SHORT_PHASE_S = 0.05
 
+# A deadline (-D) bounds a phase: a rank stops at the first transfer boundary after it (within the
+# transfer, for approaches that look at it element by element), then closes the file. What a rank
+# may take past the deadline in a phase that ran normally is the largest of:
+# - OVERRUN_FLOOR_S: a GC pause, a busy scheduler, a close on a network file system: none of them is
+#   a fault, and where nothing is wrong they take well under a second;
+# - OVERRUN_DEADLINE_SHARE of the deadline: the close (and with -e the fsync) after the deadline
+#   flushes what the phase wrote before it, which grows with the deadline;
+# - OVERRUN_TRANSFERS of the rank's own mean transfer time (transfer_s over its whole transfers): the
+#   transfer under way at the deadline, with room for one twice as slow as its mean.
+# A rank that ended later than that was not running for a while: its JVM was stopped (SIGSTOP, a
+# suspended job), starved or swapped out, or its file system hung. Its phase took longer than the
+# deadline says, and its rate counts the pause. A rank that moved no whole transfer gives no mean to
+# tell a pause from one slow transfer, so it is taken to be that one transfer and never overruns.
+OVERRUN_FLOOR_S = 1.0
+OVERRUN_DEADLINE_SHARE = 0.25
+OVERRUN_TRANSFERS = 2
+
 # Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom.
 _T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
          2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
@@ -56,8 +73,25 @@ def phase_key(record: Mapping) -> tuple:
     return record["approach"], record["op"], record.get("fork", 0), record["rep"]
 
 
-def reduce_phase(records: Sequence[Mapping]) -> dict:
-    """One phase (approach x op x fork x repetition) from the records of all its ranks."""
+def overran_deadline_s(records: Sequence[Mapping], deadline_s: Optional[float]) -> Optional[float]:
+    """How far past the deadline the latest rank that overran it ended (see OVERRUN_FLOOR_S), or None
+    where none did or there was no deadline. With wear-out, where the ranks go on past the deadline
+    on purpose, it is where each rank was when the deadline stopped it (`stonewall_s`) that counts."""
+    if not deadline_s:
+        return None
+    late = []
+    for record in records:
+        ended = record["stonewall_s"] if record.get("stonewall_s") is not None else record["elapsed_s"]
+        mean_transfer_s = record["transfer_s"] / max(record["transfers"], 1)
+        allowed = max(OVERRUN_FLOOR_S, OVERRUN_DEADLINE_SHARE * deadline_s, OVERRUN_TRANSFERS * mean_transfer_s)
+        if ended - deadline_s > allowed:
+            late.append(ended - deadline_s)
+    return max(late) if late else None
+
+
+def reduce_phase(records: Sequence[Mapping], deadline_s: Optional[float] = None) -> dict:
+    """One phase (approach x op x fork x repetition) from the records of all its ranks; the run's
+    deadline (-D seconds, None for none) tells whether the phase overran it."""
     if not records:
         raise ValueError("a phase needs at least one rank's record")
     key = phase_key(records[0])
@@ -79,6 +113,7 @@ def reduce_phase(records: Sequence[Mapping]) -> dict:
         "first_done_s": min(r["elapsed_s"] for r in records),
         "bw_mib_s": bandwidth_mib_s(total_bytes, slowest),
         "stonewalled": any(r["stonewalled"] for r in records),
+        "overran_deadline_s": overran_deadline_s(records, deadline_s),
         "short": slowest < SHORT_PHASE_S,
         "verified": _all_verified(r["verified"] for r in records),
         "transfers_per_s": sum(r["transfers"] for r in records) / slowest if slowest > 0 else math.inf,
@@ -159,7 +194,7 @@ def summarize(phases: Iterable[Mapping], noise_share: float = stats.NOISY_SHARE)
     it; max, min, mean, the population standard deviation and the 95% confidence interval of the
     mean stay as IOR prints them. Each row but the reference's has its `ratio` to the reference
     (c-posix, else raw-bytes) at the same op and ranks. A row is stonewalled (or short) if any of
-    its measured phases was.
+    its measured phases was; `overran_deadline` counts its measured phases that overran their deadline.
     """
     phases = list(phases)
     groups: dict[tuple, list[Mapping]] = {}
@@ -193,6 +228,7 @@ def summarize(phases: Iterable[Mapping], noise_share: float = stats.NOISY_SHARE)
             "seconds_mean": sum(p["seconds"] for p in members) / len(members),
             "bytes_mean": sum(p["bytes"] for p in members) / len(members),
             "stonewalled": any(p["stonewalled"] for p in members),
+            "overran_deadline": sum(1 for p in members if p.get("overran_deadline_s") is not None),
             "short": any(p.get("short", False) for p in members),
             "verified": _all_verified(p["verified"] for p in members),
             "bookkeeping_share": max((p["bookkeeping_share"] for p in members

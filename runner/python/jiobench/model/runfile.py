@@ -33,12 +33,12 @@ def new_run_id() -> str:
     return f"{stamp}-{secrets.token_hex(3)}"
 
 
-def phases_of(per_rank: list[dict]) -> list[dict]:
-    """Reduces the records phase by phase, in the order the phases ran."""
+def phases_of(per_rank: list[dict], deadline_s: Optional[float] = None) -> list[dict]:
+    """Reduces the records phase by phase, in the order the phases ran, under the run's deadline."""
     by_phase: dict[tuple, list[dict]] = {}
     for record in per_rank:
         by_phase.setdefault(reduce.phase_key(record), []).append(record)
-    return [reduce.reduce_phase(records) for records in by_phase.values()]
+    return [reduce.reduce_phase(records, deadline_s) for records in by_phase.values()]
 
 
 def calibrate_jitter(parameters: dict, ranks: int, summary: list[dict]) -> Optional[dict]:
@@ -71,7 +71,7 @@ def build(context: dict, per_rank: list[dict], incomplete: Optional[dict] = None
     `stopped` why each approach of a run with -i auto ran no more repetitions."""
     jvm_side = context["environment"]
     parameters = context["parameters"]
-    phases = phases_of(per_rank)
+    phases = phases_of(per_rank, parameters.get("deadline_s"))
     rule = repetitions.Rule.of(parameters)
     summary = reduce.summarize(phases, rule.noise_share() if rule else stats.NOISY_SHARE)
     return {
@@ -217,11 +217,13 @@ ENVIRONMENT_KEYS = {"ranks": _number(1, True), "hosts": _list_of(_text), "launch
 PHASE_KEYS = {"approach": _text, "op": _one_of("write", "read"), "rep": WHOLE, "ranks": _number(1, True),
               "bytes": WHOLE, "seconds": SECONDS, "bw_mib_s": RATE, "stonewalled": _flag,
               "verified": _optional(_flag)}
-LATER_PHASE_KEYS = {"fork": WHOLE, "warmup": _flag, "short": _flag, "first_done_s": SECONDS, "transfers": WHOLE}
+LATER_PHASE_KEYS = {"fork": WHOLE, "warmup": _flag, "short": _flag, "first_done_s": SECONDS, "transfers": WHOLE,
+                    "overran_deadline_s": _optional(SECONDS)}
 SUMMARY_KEYS = {"approach": _text, "op": _one_of("write", "read"), "ranks": _number(1, True),
                 "reps": _number(1, True), "bw_mib_s": None, "stonewalled": _flag, "verified": _optional(_flag)}
 LATER_SUMMARY_KEYS = {"forks": WHOLE, "short": _flag, "seconds_mean": SECONDS, "bytes_mean": RATE,
-                      "median_ci95": _interval, "noisy": _flag, "ratio": _optional(_object)}
+                      "median_ci95": _interval, "noisy": _flag, "ratio": _optional(_object),
+                      "overran_deadline": WHOLE}
 STATISTICS = {"max": RATE, "min": RATE, "mean": RATE, "stddev": RATE}
 LATER_STATISTICS = {"median": RATE, "ci95": _interval}
 RATIO_KEYS = {"to": _text, "value": RATE, "ci95": _interval,

@@ -79,7 +79,7 @@ class Collector:
 
     def phase(self, records: Sequence[Mapping]) -> dict:
         """One phase's records from every rank: reduced, printed, kept."""
-        phase = reduce.reduce_phase(records)
+        phase = reduce.reduce_phase(records, self.context["parameters"].get("deadline_s"))
         now = time.monotonic()
         self.spent[phase["approach"]] += now - (self.last_phase_end or now)
         self.last_phase_end = now

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Mapping, Optional, Sequence
 
 from ..model import repetitions, stats
-from ..model.reduce import SHORT_PHASE_S
+from ..model.reduce import OVERRUN_DEADLINE_SHARE, OVERRUN_FLOOR_S, OVERRUN_TRANSFERS, SHORT_PHASE_S
 from ..model.text import ratio_text, size_text
 
 # A share of a figure's time worth a sentence under the summary.
@@ -37,6 +37,10 @@ def _marks(row: Mapping) -> str:
         marks.append("noisy")
     if row["stonewalled"]:
         marks.append("stonewalled")
+    if row.get("overran_deadline_s") is not None:  # a phase
+        marks.append(f"OVERRAN DEADLINE by {row['overran_deadline_s']:.1f}s")
+    if row.get("overran_deadline"):  # a summary row: how many of its measured phases
+        marks.append(f"OVERRAN DEADLINE {row['overran_deadline']} of {row['reps']}")
     if row.get("short"):
         marks.append("short")
     if row["verified"] is False:
@@ -150,6 +154,14 @@ def noise_notes(rows: Sequence[Mapping], auto: Optional[Mapping], noise: Optiona
 def summary_notes(rows: Sequence[Mapping], auto: Optional[Mapping] = None, noise: Optional[Mapping] = None) -> str:
     """What a reader must know about the rows, in sentences under the table."""
     notes = noise_notes(rows, auto, noise)
+    overran = [f"{row['approach']} {row['op']} {row['overran_deadline']} of {row['reps']}" for row in rows
+               if row.get("overran_deadline")]
+    if overran:
+        notes.append(f"OVERRAN DEADLINE: the slowest rank of some phases ({', '.join(overran)}) ended more than "
+                     f"max({OVERRUN_FLOOR_S:g} s, {OVERRUN_DEADLINE_SHARE:.0%} of the deadline, {OVERRUN_TRANSFERS} of its "
+                     "own mean transfer times) past the deadline: its JVM was stopped, starved or swapped out, or the "
+                     "file system hung (or, with -e, flushed long); the deadline did not bound those phases and "
+                     "their rates count the pause.")
     short = [f"{row['approach']} {row['op']}" for row in rows if row.get("short")]
     if short:
         notes.append(f"short: the slowest rank of some phases took under {SHORT_PHASE_S * 1000:.0f} ms "
