@@ -109,7 +109,8 @@ def point_statistics(members: Sequence[tuple[dict, dict]]) -> dict:
 def bandwidth_points(runs: Sequence[dict], parameters: Sequence[str]) -> pd.DataFrame:
     """One row per point: approach, op, ranks, the given parameters, the statistics in MiB/s
     (STAT_COLUMNS: the median and its 95% interval, then mean and its confidence interval, min,
-    max, stddev), reps, forks, `noisy`, seconds_mean, bytes_mean, stonewalled, short, verified,
+    max, stddev), reps, forks, `noisy`, seconds_mean, bytes_mean, stonewalled, `overran_deadline` (how
+    many of its measured phases overran their deadline; 0 from run files before it was), short, verified,
     the runs that contributed (`runs`, `run_ids`), `rates` (the measured repetitions' MiB/s), and
     the ratio to the reference approach at the same op, ranks and parameters (RATIO_COLUMNS: the
     ratio of the medians, its 95% interval and verdict; NaN and None for the reference itself, a
@@ -149,6 +150,7 @@ def bandwidth_points(runs: Sequence[dict], parameters: Sequence[str]) -> pd.Data
             "seconds_mean": stats.get("seconds_mean"),
             "bytes_mean": stats.get("bytes_mean"),
             "stonewalled": bool(stats["stonewalled"]),
+            "overran_deadline": stats.get("overran_deadline", 0),
             "short": bool(stats.get("short", False)),
             "verified": stats["verified"],
             "runs": len(members),
@@ -162,7 +164,8 @@ def bandwidth_points(runs: Sequence[dict], parameters: Sequence[str]) -> pd.Data
         return (order.index(approach), OPS.index(op), ranks, *(value_order(v) for v in values))
     records.sort(key=sort_key)
     columns = ["approach", "op", "ranks", *parameters, "reps", "forks", *STAT_COLUMNS, "noisy", *RATIO_COLUMNS,
-               "seconds_mean", "bytes_mean", "stonewalled", "short", "verified", "runs", "run_ids", "rates"]
+               "seconds_mean", "bytes_mean", "stonewalled", "overran_deadline", "short", "verified", "runs", "run_ids",
+               "rates"]
     return records_frame(records, columns, keep_as_is=(*parameters, "verified", "ratio_verdict", "rates"))
 
 
@@ -187,9 +190,10 @@ def phase_rows(runs: Sequence[dict], parameters: Sequence[str]) -> pd.DataFrame:
                 "first_done_s": phase.get("first_done_s"),
                 "bytes": phase["bytes"],
                 "stonewalled": bool(phase["stonewalled"]),
+                "overran_deadline_s": phase.get("overran_deadline_s"),
                 "short": bool(phase.get("short", False)),
                 "verified": phase["verified"],
             })
     columns = ["run_id", "approach", "op", "ranks", *parameters, "fork", "rep", "warmup", "bw_mib_s", "seconds",
-               "first_done_s", "bytes", "stonewalled", "short", "verified"]
-    return records_frame(records, columns, keep_as_is=(*parameters, "verified"))
+               "first_done_s", "bytes", "stonewalled", "overran_deadline_s", "short", "verified"]
+    return records_frame(records, columns, keep_as_is=(*parameters, "overran_deadline_s", "verified"))

@@ -9,7 +9,8 @@ from typing import NamedTuple, Optional, Sequence
 import pandas as pd
 
 from jiobench.model import stats
-from jiobench.model.reduce import PROGRAMMED, SHORT_PHASE_S
+from jiobench.model.reduce import (OVERRUN_DEADLINE_SHARE, OVERRUN_FLOOR_S, OVERRUN_TRANSFERS, PROGRAMMED,
+                                   SHORT_PHASE_S)
 from jiobench.model.text import ratio_text
 
 from .points import RATIO_COLUMNS, STAT_COLUMNS
@@ -21,6 +22,11 @@ STONEWALL_NOTE = (f"{STONEWALL_MARK} stonewalled: the phase stopped at its deadl
 SHORT_MARK = "‡"
 SHORT_NOTE = (f"{SHORT_MARK} short: the slowest rank of some phases took under {SHORT_PHASE_S * 1000:.0f} ms, "
               "too short to time well; a larger block size (-b) or more segments (-s) make each phase longer.")
+OVERRUN_MARK = "§"
+OVERRUN_NOTE = (f"{OVERRUN_MARK} overran its deadline: the slowest rank of some phases ended more than "
+                f"max({OVERRUN_FLOOR_S:g} s, {OVERRUN_DEADLINE_SHARE:.0%} of the deadline, {OVERRUN_TRANSFERS} of its own "
+                "mean transfer times) past the deadline (its JVM stopped, starved or swapped out, or the file system "
+                "hung; with fsync, a long flush): the deadline did not bound those phases, and the rate counts the pause.")
 STATISTICS_NOTE = ("Statistics over the measured repetitions of every fork (warm-up repetitions never count). "
                    "The figure is the median, with its 95% interval from order statistics (distribution-free; "
                    f"none under {stats.MIN_REPS} repetitions); then the mean and ± the half width of its 95% "
@@ -73,10 +79,16 @@ def _numeric_columns(headers: Sequence[str], text: Sequence[str]) -> frozenset[i
     return frozenset(i for i, h in enumerate(headers) if h not in text)
 
 
+def overran(point) -> bool:
+    """Whether a point (some of its measured phases) or a phase overran its deadline."""
+    return bool(point.get("overran_deadline")) or point.get("overran_deadline_s") is not None
+
+
 def marks(point) -> str:
-    """The marks a rate carries: stonewalled, short."""
-    return "".join(f" {mark}" for mark, flag in ((STONEWALL_MARK, "stonewalled"), (SHORT_MARK, "short"))
-                   if point.get(flag))
+    """The marks a rate carries: stonewalled, overran its deadline, short."""
+    return "".join(f" {mark}" for mark, flag in ((STONEWALL_MARK, point.get("stonewalled")),
+                                                 (OVERRUN_MARK, overran(point)), (SHORT_MARK, point.get("short")))
+                   if flag)
 
 
 def _half_width(point) -> str:
@@ -150,7 +162,7 @@ def bandwidth_csv(points: pd.DataFrame, parameters: Sequence[str], reference: Op
     ratio = f"ratio_to_{reference}" if reference else "ratio"
     for column in RATIO_COLUMNS:
         table[column.replace("ratio", ratio, 1)] = points[column]
-    for column in ("stonewalled", "short", "verified", "runs", "run_ids"):
+    for column in ("stonewalled", "overran_deadline", "short", "verified", "runs", "run_ids"):
         table[column] = points[column]
     return table
 
@@ -166,6 +178,7 @@ def write_tables(points: pd.DataFrame, phases: pd.DataFrame, parameters: Sequenc
     path.write_text("# Aggregate bandwidth (MiB/s)\n\n" + STATISTICS_NOTE + " "
                     + ratio_explanation(reference, parameters)
                     + (f" {STONEWALL_NOTE}" if points["stonewalled"].any() else "")
+                    + (f" {OVERRUN_NOTE}" if points["overran_deadline"].any() else "")
                     + (f" {SHORT_NOTE}" if points["short"].any() else "") + "\n\n"
                     + markdown(bandwidth_cells(points, parameters, reference))
                     + (f"\n{NOISY_NOTE}\n" if points["noisy"].any() else ""), encoding="utf-8")
@@ -176,7 +189,8 @@ def write_tables(points: pd.DataFrame, phases: pd.DataFrame, parameters: Sequenc
     path = out_dir / "phases.md"
     path.write_text("# Phases and verification\n\nOne row per approach × op × fork × repetition of each run, "
                     "warm-up repetitions included and marked; verified: every rank checked its data (yes), "
-                    "a rank found wrong data (NO), or nobody checked.\n\n"
+                    "a rank found wrong data (NO), or nobody checked."
+                    + (f" {OVERRUN_NOTE}" if phases["overran_deadline_s"].notna().any() else "") + "\n\n"
                     + markdown(phase_cells(phases, parameters)), encoding="utf-8")
     written.append(path)
     return written

@@ -7,7 +7,7 @@ from typing import Optional, Sequence
 import pandas as pd
 
 from .points import OPS, value_order
-from .tables import NOISY, format_parameter, marks, ratio_cell
+from .tables import NOISY, format_parameter, marks, overran, ratio_cell
 from .units import format_rate
 
 WIDTH = 80
@@ -32,10 +32,13 @@ def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]], numeric: f
 
 
 def _note(point) -> str:
-    """What a reader must not miss beside the rate's marks (stonewalled, short)."""
+    """What a reader must not miss beside the rate's marks (stonewalled, overran, short): an
+    overrun deadline is named, as the rarest of them."""
     notes = []
     if point["noisy"]:
         notes.append(NOISY)
+    if overran(point):
+        notes.append("overran deadline")
     if point["verified"] is False:
         notes.append("VERIFY FAILED")
     return ", ".join(notes)

@@ -11,17 +11,20 @@ from typing import Mapping, Optional, Sequence, Union
 from jiobench.model.reduce import MIB, reduce_phase, summarize
 
 _counter = iter(range(1, 1_000_000))
+DEADLINE_S = 5.0
 
 
 def run_file(results: Path, rates_mib_s: Mapping[str, float], *, ranks: int = 2, reps: int = 3,
              transfer_size: int = MIB, buffer_size: int = 64 * 1024, block_size: int = 8 * MIB,
              spread: float = 0.02, stonewalled: tuple = (), verified: Optional[bool] = True,
-             seed: int = 1, warmup: int = 0,
+             seed: int = 1, warmup: int = 0, paused: Mapping[str, float] = {},
              rep_factors: Union[Sequence[float], Mapping[str, Sequence[float]], None] = None,
              schema: str = "jiobench-run/3", **overrides) -> Path:
     """Writes a run whose approaches move `block_size` per rank per phase at about the given
     aggregate rates (MiB/s, +- `spread` between repetitions); returns the file's path.
-    Approaches named in `stonewalled` stop at their deadline after moving half the block.
+    Approaches named in `stonewalled` stop at their deadline after moving half the block; in the
+    first measured write of an approach named in `paused`, rank 0 stops that many seconds past it
+    (a JVM stopped, as SIGSTOP does).
     `warmup` repetitions come first, at a tenth of the rate; `rep_factors` scales each measured
     repetition's rate, of every approach or (a mapping) of those it names, the others keeping
     `reps` repetitions at their rate. A `schema` of "jiobench-run/2" writes a file as runs before
@@ -40,6 +43,8 @@ def run_file(results: Path, rates_mib_s: Mapping[str, float], *, ranks: int = 2,
                 for rank in range(ranks):
                     moved = block_size // 2 if approach in stonewalled else block_size
                     elapsed = moved * ranks / MIB / (rate * factor) * (1 + random_.uniform(-spread, spread))
+                    if approach in paused and (op, rep, rank) == ("write", warmup, 0):
+                        elapsed = DEADLINE_S + paused[approach]
                     records.append({
                         "approach": approach, "op": op, "fork": 1, "rep": rep, "warmup": rep < warmup, "rank": rank,
                         "host": f"node{rank % 2}", "bytes": moved, "transfers": moved // transfer_size,
@@ -52,7 +57,11 @@ def run_file(results: Path, rates_mib_s: Mapping[str, float], *, ranks: int = 2,
     for record in records:
         if (record["approach"], record["op"], record["rep"]) not in keys:
             keys.append((record["approach"], record["op"], record["rep"]))
-    phases = [reduce_phase([r for r in records if (r["approach"], r["op"], r["rep"]) == key]) for key in keys]
+    deadline_s = DEADLINE_S if stonewalled or paused else None
+    # The stonewalled phases made here take the time their rate gives, not the deadline's: only a
+    # run with a paused rank is reduced under its deadline.
+    phases = [reduce_phase([r for r in records if (r["approach"], r["op"], r["rep"]) == key],
+                           deadline_s if paused else None) for key in keys]
     summary = summarize(phases)
     if schema in ("jiobench-run/1", "jiobench-run/2"):
         for row in summary:
@@ -60,17 +69,17 @@ def run_file(results: Path, rates_mib_s: Mapping[str, float], *, ranks: int = 2,
                 row.pop(key, None)
     if schema == "jiobench-run/1":
         for row in records + phases:
-            for key in ("fork", "warmup", "short"):
+            for key in ("fork", "warmup", "short", "overran_deadline_s"):
                 row.pop(key, None)
         for row in summary:
-            for key in ("forks", "short"):
+            for key in ("forks", "short", "overran_deadline"):
                 row.pop(key)
             for key in ("median", "ci95"):
                 row["bw_mib_s"].pop(key)
     parameters = {
         "approaches": list(rates_mib_s), "block_size": block_size, "transfer_size": transfer_size,
         "segments": 1, "file_per_process": False, "file": "/scratch/jiobench.dat", "write": True,
-        "read": True, "repetitions": len(factors), "fsync": False, "deadline_s": 5.0 if stonewalled else None,
+        "read": True, "repetitions": len(factors), "fsync": False, "deadline_s": deadline_s,
         "reorder": False, "type": "int", "buffer_size": buffer_size, "order": "sequential", "warmup": warmup,
         "forks": 1,
         "verify": verified is not None, "seed": 42, "keep": False, "overwrite": True,

@@ -112,3 +112,33 @@ def test_the_reference_is_c_posix_else_raw_bytes(tmp_path, approaches, reference
         assert points["approach"].iloc[0] == reference  # listed first
     else:
         assert points["ratio"].isna().all()
+
+
+def test_a_phase_that_overran_its_deadline_is_marked_in_every_table(tmp_path):
+    """A rank stopped 40 s past a 5 s deadline: its point and its phase carry § and the note says
+    what it means; the terminal names it."""
+    run_file(tmp_path / "runs", {"raw-bytes": 100.0, "encode-decode": 50.0}, paused={"encode-decode": 40.0})
+    done = run_report([str(tmp_path / "runs"), "-o", str(tmp_path / "out")])
+    assert done.code == 0, done.stderr
+    bandwidth = (tmp_path / "out" / "bandwidth.md").read_text()
+    marked = [line.split("|")[1:3] for line in bandwidth.splitlines() if "§" in line and line.startswith("|")]
+    assert [[cell.strip() for cell in row] for row in marked] == [["encode-decode", "write"]]
+    assert "§ overran its deadline: the slowest rank of some phases ended more than max(1 s, 25% of the " \
+           "deadline, 2 of its own mean transfer times) past the deadline" in bandwidth
+    phases = (tmp_path / "out" / "phases.md").read_text()
+    marked = [line.split("|")[2:5] for line in phases.splitlines() if "§" in line and line.startswith("|")]
+    assert [[cell.strip() for cell in row] for row in marked] == [["encode-decode", "write", "2"]]
+    assert "§ overran its deadline" in phases
+    points = pd.read_csv(tmp_path / "out" / "bandwidth.csv")
+    assert points.set_index(["approach", "op"])["overran_deadline"].to_dict() == {
+        ("raw-bytes", "write"): 0, ("raw-bytes", "read"): 0, ("encode-decode", "write"): 1,
+        ("encode-decode", "read"): 0}
+    (row,) = [line for line in done.stdout.splitlines() if line.startswith("encode-decode  write")]
+    assert "§" in row and "overran deadline" in row, done.stdout
+
+
+def test_run_files_from_before_the_overrun_mark_still_report(tmp_path):
+    run_file(tmp_path / "runs", {"raw-bytes": 100.0}, paused={"raw-bytes": 40.0}, schema="jiobench-run/1")
+    done = run_report([str(tmp_path / "runs"), "-o", str(tmp_path / "out")])
+    assert done.code == 0, done.stderr
+    assert "§" not in (tmp_path / "out" / "bandwidth.md").read_text()
