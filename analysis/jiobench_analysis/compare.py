@@ -11,6 +11,7 @@ import pandas as pd
 
 from jiobench.model import stats
 
+from .output import Output
 from .points import RATIO_COLUMNS, STAT_COLUMNS, bandwidth_points, records_frame, varied_parameters
 from .tables import NOISY, NOISY_NOTE, STONEWALL_MARK, VERDICT_RULE, Cells, format_parameter, markdown, ratio_cell
 from .units import format_rate
@@ -110,12 +111,10 @@ def notes(table: pd.DataFrame) -> str:
             + (f" {NOISY_NOTE}" if _either(table, "noisy") else ""))
 
 
-def write_compare(table: pd.DataFrame, parameters: Sequence[str], names: tuple[str, str], out_dir: Path) -> list[Path]:
-    """compare.csv (exact numbers) and compare.md in `out_dir`."""
-    csv, md = out_dir / "compare.csv", out_dir / "compare.md"
-    table.to_csv(csv, index=False)
+def write_compare(table: pd.DataFrame, parameters: Sequence[str], names: tuple[str, str], out: Output) -> list[Path]:
+    """compare.csv (exact numbers) and compare.md in `out`."""
     shared = shared_parameters(table, parameters)
-    md.write_text(f"# jiobench: B compared with A\n\nA: `{names[0]}`  \nB: `{names[1]}`"
-                  + (f"  \nAt every point: {shared}" if shared else "") + f"\n\n{notes(table)}\n\n"
-                  + markdown(compare_cells(table, parameters)), encoding="utf-8")
-    return [csv, md]
+    return [out.write("compare.csv", table.to_csv(index=False)),
+            out.write("compare.md", f"# jiobench: B compared with A\n\nA: `{names[0]}`  \nB: `{names[1]}`"
+                      + (f"  \nAt every point: {shared}" if shared else "") + f"\n\n{notes(table)}\n\n"
+                      + markdown(compare_cells(table, parameters)))]

@@ -8,6 +8,7 @@ deadline) has a hollow marker.
 """
 from __future__ import annotations
 
+import io
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,7 @@ import pandas as pd
 
 from jiobench.model import stats
 
+from .output import Output
 from .points import OPS
 from .units import format_size, plural
 
@@ -55,6 +57,7 @@ class DrawnFigure:
     caption: str
     png: Path
     svg: Path
+    image: bytes  # the PNG as written: the page embeds these bytes, never the file read back
 
 
 def approach_styles(approaches: Sequence[str], reference: Optional[str]) -> dict[str, dict]:
@@ -212,12 +215,13 @@ def _draw_panel(ax, rows: pd.DataFrame, x: str, values: list, present: Sequence[
         ax.set_xlabel(label)
 
 
-def save_figure(figure: Figure, out_dir: Path, stem: str) -> tuple[Path, Path]:
-    png, svg = out_dir / f"{stem}.png", out_dir / f"{stem}.svg"
-    figure.savefig(png, dpi=150)
+def save_figure(figure: Figure, out: Output, stem: str) -> tuple[Path, Path, bytes]:
+    """The figure as `stem`.png and `stem`.svg in `out`; returns their paths and the PNG's bytes."""
+    png, svg = io.BytesIO(), io.BytesIO()
+    figure.savefig(png, format="png", dpi=150)
     with matplotlib.rc_context({"svg.fonttype": "none"}):  # text stays text: searchable, editable
-        figure.savefig(svg, metadata={"Date": None})
-    return png, svg
+        figure.savefig(svg, format="svg", metadata={"Date": None})
+    return out.write(f"{stem}.png", png.getvalue()), out.write(f"{stem}.svg", svg.getvalue()), png.getvalue()
 
 
 def _fixed_text(fixed: dict) -> str:
@@ -257,9 +261,9 @@ def setting_line(runs: Sequence[dict], parameters: Sequence[str]) -> str:
 
 
 def draw_figures(points: pd.DataFrame, parameters: Sequence[str], approaches: Sequence[str],
-                 reference: Optional[str], out_dir: Path, setting: str = "") -> list[DrawnFigure]:
+                 reference: Optional[str], out: Output, setting: str = "") -> list[DrawnFigure]:
     """Bandwidth vs process count always; vs transfer size, buffer size, JVM and file system where
-    the runs hold more than one value of them. Each as PNG and SVG in `out_dir`; `setting` (what all
+    the runs hold more than one value of them. Each as PNG and SVG in `out`; `setting` (what all
     runs share) goes under each title."""
     styles = approach_styles(approaches, reference)
     dimensions = ["ranks", *parameters]
@@ -279,12 +283,12 @@ def draw_figures(points: pd.DataFrame, parameters: Sequence[str], approaches: Se
             title += f" ({_fixed_text(fixed)})"
         stem = f"bandwidth-vs-{x.replace('_', '-')}"
         figure = bandwidth_figure(rows, x, approaches, styles, reference, title, setting)
-        png, svg = save_figure(figure, out_dir, stem)
+        png, svg, image = save_figure(figure, out, stem)
         omitted = len(points) - len(rows)  # other settings, or no rate to plot
         caption = (f"Median MiB/s per approach; {ERROR_BARS}."
                    + (" Hollow markers: stonewalled (the phase stopped at its deadline)."
                       if rows["stonewalled"].any() else "")
                    + (f" Reference: {reference} (thick dashed black)." if reference else "")
                    + (f" {omitted} points at other settings are in the tables." if omitted else ""))
-        drawn.append(DrawnFigure(stem, title, caption, png, svg))
+        drawn.append(DrawnFigure(stem, title, caption, png, svg, image))
     return drawn

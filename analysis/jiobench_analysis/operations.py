@@ -9,13 +9,13 @@ a change of unit of what the runner measured, not a measurement of the report's 
 from __future__ import annotations
 
 import math
-from pathlib import Path
 from typing import Optional, Sequence
 
 import pandas as pd
 
 from .figures import (ERROR_BARS, X_NAMES, DrawnFigure, _fixed_text, approach_styles, bandwidth_figure,
                       figure_slice, save_figure)
+from .output import Output
 from .points import parameter_value
 
 MIB = 1 << 20
@@ -45,7 +45,7 @@ def operation_rates(points: pd.DataFrame, runs: Sequence[dict]) -> pd.DataFrame:
 
 
 def draw_preset_figure(points: pd.DataFrame, runs: Sequence[dict], parameters: Sequence[str],
-                       approaches: Sequence[str], reference: Optional[str], out_dir: Path, setting: str,
+                       approaches: Sequence[str], reference: Optional[str], out: Output, setting: str,
                        preset: dict) -> Optional[DrawnFigure]:
     """The preset's figure (its `x`, a row of panels per value of its `split`), or None where the
     runs do not vary its x (a sweep cut down to one operation size, say)."""
@@ -67,7 +67,7 @@ def draw_preset_figure(points: pd.DataFrame, runs: Sequence[dict], parameters: S
     figure = bandwidth_figure(rows, x, approaches, approach_styles(approaches, reference), reference, title,
                               setting, y_label=Y_LABEL, split=split)
     stem = f"operations-vs-{x.replace('_', '-')}"
-    png, svg = save_figure(figure, out_dir, stem)
+    png, svg, image = save_figure(figure, out, stem)
     caption = (f"Redraws {preset['paper']} (jiobench sweep --preset {preset['name']}): operations per second, "
                "each point's MiB/s × 2^20 × the transfers per byte its phases counted. Median per approach; "
                f"{ERROR_BARS}. C approaches dashed"
@@ -76,4 +76,4 @@ def draw_preset_figure(points: pd.DataFrame, runs: Sequence[dict], parameters: S
                   else "")
                + " Where the paper plots the elapsed time of a fixed file, a phase here ends at its deadline: its "
                  "rate compares, its time does not.")
-    return DrawnFigure(stem, title, caption, png, svg)
+    return DrawnFigure(stem, title, caption, png, svg, image)

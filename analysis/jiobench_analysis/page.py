@@ -82,7 +82,7 @@ def _row_classes(frame: pd.DataFrame) -> list[str]:
 
 
 def _embedded(figure: DrawnFigure) -> str:
-    data = base64.b64encode(figure.png.read_bytes()).decode("ascii")
+    data = base64.b64encode(figure.image).decode("ascii")
     return (f'<figure><img src="data:image/png;base64,{data}" alt="{_e(figure.title)}">'
             f"<figcaption>{_e(figure.caption)} Files: <a href=\"{_e(figure.png.name)}\">PNG</a>, "
             f"<a href=\"{_e(figure.svg.name)}\">SVG</a>.</figcaption></figure>")

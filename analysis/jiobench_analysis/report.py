@@ -20,6 +20,7 @@ from jiobench.model.reduce import reference_approach
 from .compare import compare, compare_cells, matched, notes, shared_parameters, write_compare
 from .figures import draw_figures, setting_line
 from .operations import draw_preset_figure
+from .output import output_directory
 from .page import render
 from .points import approach_order, bandwidth_points, phase_rows, varied_parameters
 from .runs import SCHEMA, ReportError, load_runs
@@ -81,38 +82,27 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _output_dir(path: Path) -> Path:
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except (FileExistsError, NotADirectoryError):
-        raise ReportError(f"{path}: exists and is not a directory") from None
-    except OSError as err:
-        raise ReportError(f"{path}: cannot create the output directory: {err.strerror}") from None
-    return path
-
-
 def make_report(inputs: Sequence[str], out_dir: Path) -> Path:
     """Reads the runs, writes tables, figures and report.html into `out_dir`, prints the
     terminal summary; returns the path of report.html."""
     runs = load_runs(inputs)
     falls = shortfalls(inputs)
-    out_dir = _output_dir(out_dir)
     parameters = varied_parameters(runs)
     points = bandwidth_points(runs, parameters)
     approaches = approach_order(runs)
     reference = reference_approach(approaches)
     phases = phase_rows(runs, parameters)
-    written = write_tables(points, phases, parameters, reference, out_dir)
     setting = setting_line(runs, parameters)
-    # A preset sweep's paper figure leads: it is what the sweep was made for.
-    figures = [figure for figure in (draw_preset_figure(points, runs, parameters, approaches, reference, out_dir,
-                                                        setting, preset) for preset in presets(inputs)) if figure]
-    figures += draw_figures(points, parameters, approaches, reference, out_dir, setting)
-    for figure in figures:
-        written += [figure.png, figure.svg]
-    page = out_dir / "report.html"
-    page.write_text(render(runs, points, phases, parameters, reference, approaches, figures,
-                           [path.name for path in written], falls), encoding="utf-8")
+    with output_directory(out_dir) as out:
+        written = write_tables(points, phases, parameters, reference, out)
+        # A preset sweep's paper figure leads: it is what the sweep was made for.
+        figures = [figure for figure in (draw_preset_figure(points, runs, parameters, approaches, reference, out,
+                                                            setting, preset) for preset in presets(inputs)) if figure]
+        figures += draw_figures(points, parameters, approaches, reference, out, setting)
+        for figure in figures:
+            written += [figure.png, figure.svg]
+        page = out.write("report.html", render(runs, points, phases, parameters, reference, approaches, figures,
+                                               [path.name for path in written], falls))
     print(summary_table(points, parameters, reference))
     counts = points["ranks"].unique()
     print("\n" + wrap(plural(len(runs), "run") + (f" at {plural(counts[0], 'rank')}" if len(counts) == 1 else "")
@@ -146,8 +136,9 @@ def make_comparison(a: str, b: str, out_dir: Optional[Path]) -> None:
     one_sided = f" Measured by one side only: {only_a} points in A, {only_b} in B." if only_a or only_b else ""
     print("\n" + wrap(f"{notes(both)}{one_sided}"))
     if out_dir is not None:
-        for path in write_compare(table, parameters, (a, b), _output_dir(out_dir)):
-            print(path)
+        with output_directory(out_dir) as out:
+            for path in write_compare(table, parameters, (a, b), out):
+                print(path)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

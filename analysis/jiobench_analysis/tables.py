@@ -13,6 +13,7 @@ from jiobench.model.reduce import (OVERRUN_DEADLINE_SHARE, OVERRUN_FLOOR_S, OVER
                                    SHORT_PHASE_S)
 from jiobench.model.text import ratio_text
 
+from .output import Output
 from .points import RATIO_COLUMNS, STAT_COLUMNS
 from .units import format_rate, format_rate_interval, format_size, format_verified
 
@@ -168,29 +169,21 @@ def bandwidth_csv(points: pd.DataFrame, parameters: Sequence[str], reference: Op
 
 
 def write_tables(points: pd.DataFrame, phases: pd.DataFrame, parameters: Sequence[str],
-                 reference: Optional[str], out_dir: Path) -> list[Path]:
-    """bandwidth.csv/.md and phases.csv/.md in `out_dir`."""
-    written = []
-    path = out_dir / "bandwidth.csv"
-    bandwidth_csv(points, parameters, reference).to_csv(path, index=False)
-    written.append(path)
-    path = out_dir / "bandwidth.md"
-    path.write_text("# Aggregate bandwidth (MiB/s)\n\n" + STATISTICS_NOTE + " "
-                    + ratio_explanation(reference, parameters)
-                    + (f" {STONEWALL_NOTE}" if points["stonewalled"].any() else "")
-                    + (f" {OVERRUN_NOTE}" if points["overran_deadline"].any() else "")
-                    + (f" {SHORT_NOTE}" if points["short"].any() else "") + "\n\n"
-                    + markdown(bandwidth_cells(points, parameters, reference))
-                    + (f"\n{NOISY_NOTE}\n" if points["noisy"].any() else ""), encoding="utf-8")
-    written.append(path)
-    path = out_dir / "phases.csv"
-    phases.to_csv(path, index=False)
-    written.append(path)
-    path = out_dir / "phases.md"
-    path.write_text("# Phases and verification\n\nOne row per approach × op × fork × repetition of each run, "
-                    "warm-up repetitions included and marked; verified: every rank checked its data (yes), "
-                    "a rank found wrong data (NO), or nobody checked."
-                    + (f" {OVERRUN_NOTE}" if phases["overran_deadline_s"].notna().any() else "") + "\n\n"
-                    + markdown(phase_cells(phases, parameters)), encoding="utf-8")
-    written.append(path)
-    return written
+                 reference: Optional[str], out: Output) -> list[Path]:
+    """bandwidth.csv/.md and phases.csv/.md in `out`."""
+    return [
+        out.write("bandwidth.csv", bandwidth_csv(points, parameters, reference).to_csv(index=False)),
+        out.write("bandwidth.md", "# Aggregate bandwidth (MiB/s)\n\n" + STATISTICS_NOTE + " "
+                  + ratio_explanation(reference, parameters)
+                  + (f" {STONEWALL_NOTE}" if points["stonewalled"].any() else "")
+                  + (f" {OVERRUN_NOTE}" if points["overran_deadline"].any() else "")
+                  + (f" {SHORT_NOTE}" if points["short"].any() else "") + "\n\n"
+                  + markdown(bandwidth_cells(points, parameters, reference))
+                  + (f"\n{NOISY_NOTE}\n" if points["noisy"].any() else "")),
+        out.write("phases.csv", phases.to_csv(index=False)),
+        out.write("phases.md", "# Phases and verification\n\nOne row per approach × op × fork × repetition of "
+                  "each run, warm-up repetitions included and marked; verified: every rank checked its data (yes), "
+                  "a rank found wrong data (NO), or nobody checked."
+                  + (f" {OVERRUN_NOTE}" if phases["overran_deadline_s"].notna().any() else "") + "\n\n"
+                  + markdown(phase_cells(phases, parameters))),
+    ]
