@@ -35,6 +35,8 @@ def load_run(path: Path) -> dict:
         run = json.loads(text)
     except json.JSONDecodeError as err:
         raise _NotJSON(f"{path}: not a run file: invalid JSON, line {err.lineno}: {err.msg}") from None
+    except ValueError as err:  # a number of more digits than Python turns into an integer
+        raise _NotJSON(f"{path}: not a run file: {str(err).split(':')[0]}") from None
     if not isinstance(run, dict) or "schema" not in run:
         raise _NotARunFile(f"{path}: not a run file: no 'schema' key")
     schema = run["schema"]

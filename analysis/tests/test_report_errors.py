@@ -89,6 +89,12 @@ def case_no_measured_phases(tmp_path):
     return [write(tmp_path / "none.json", json.dumps(run)), "-o", str(tmp_path / "out")], "no measured phases"
 
 
+def case_number_of_more_digits_than_python_reads(tmp_path):
+    text = json.dumps(good_run(tmp_path)).replace('"bytes": ', '"bytes": ' + "9" * 5000, 1)
+    return [write(tmp_path / "digits.json", text), "-o", str(tmp_path / "out")], \
+        "digits.json: not a run file: Exceeds the limit (4300 digits) for integer string conversion"
+
+
 def case_no_results(tmp_path):
     return ["-o", str(tmp_path / "out")], "no RESULTS given"
 
@@ -172,6 +178,32 @@ WRONG_KEYS = {
         "parameters is not an object"),
     "block_size_as_text": (lambda run: run["parameters"].update(block_size="64MiB"),
         'parameters.block_size is "64MiB", expected a whole number of at least 1'),
+    # Finite, but past what the runner's longs hold: the report's sums and squares would overflow.
+    "rate_past_the_largest_number": (lambda run: run["phases"][1].update(bw_mib_s=1e308),
+        "phases[1].bw_mib_s is 1e+308, expected a finite number of at least 0 and at most 9.223e+18"),
+    "median_past_the_largest_number": (lambda run: run["summary"][0]["bw_mib_s"].update(median=1e200),
+        "summary[0].bw_mib_s.median is 1e+200, expected a finite number of at least 0 and at most 9.223e+18"),
+    "seconds_past_the_largest_number": (lambda run: run["phases"][0].update(seconds=1e308),
+        "phases[0].seconds is 1e+308, expected a finite number of at least 0 and at most 9.223e+18"),
+    "bytes_past_the_floats": (lambda run: run["phases"][0].update(bytes=10 ** 400),
+        "phases[0].bytes is 100000000000000000000000000000000000000000000000000000000..., expected a whole "
+        "number of at least 0 and at most 9223372036854775807"),
+    "ranks_past_a_long": (lambda run: run["summary"][0].update(ranks=2 ** 70),
+        "summary[0].ranks is 1180591620717411303424, expected a whole number of at least 1 and at most "
+        "9223372036854775807"),
+    "buffer_size_past_the_floats": (lambda run: run["parameters"].update(buffer_size=10 ** 30),
+        "parameters.buffer_size is 1000000000000000000000000000000, expected a finite number of at least 0 and "
+        "at most 9.223e+18"),
+    "calibrate_rate_infinite": (lambda run: run["parameters"].update(calibrate_rate=math.inf),
+        "parameters.calibrate_rate is Infinity, expected a finite number of at least 0"),
+    # A phase of no time, as the runner writes it: its rate is infinite.
+    "phase_of_no_time": (lambda run: run["phases"][0].update(seconds=0, bw_mib_s=math.inf),
+        "phases[0].bw_mib_s is Infinity, expected a finite number of at least 0"),
+    "median_outside_its_interval": (lambda run: run["summary"][0].update(median_ci95=[90.0, 110.0])
+                                    or run["summary"][0]["bw_mib_s"].update(median=1e-308),
+        "summary[0].median_ci95 is [90.0, 110.0], expected null or an interval holding bw_mib_s.median, 1e-308"),
+    "summary_row_without_phases": (lambda run: run["summary"][0].update(ranks=3),
+        "summary[0] (raw-bytes write, 3 ranks) has no measured phase in 'phases'"),
 }
 
 

@@ -151,14 +151,23 @@ class Malformed(ValueError):
     """A run file whose keys do not hold what docs/run-file.md says."""
 
 
+# The largest number a run file holds: the runner counts bytes, transfers and nanoseconds in Java
+# longs. Past it, the report's statistics (sums, squares of deviations) would leave the floats.
+LARGEST = 2 ** 63 - 1
+
+
 # What each key of a run file must hold (docs/run-file.md). A check is a function of the value that
 # returns what was expected when the value is wrong, else None; keys marked optional came later
 # than schema 1 or are informative only.
 def _number(low: float = 0.0, whole: bool = False):
     def check(value):
-        kinds = (int,) if whole else (int, float)
-        if isinstance(value, bool) or not isinstance(value, kinds) or not math.isfinite(value) or value < low:
-            return f"{'a whole' if whole else 'a finite'} number of at least {low:g}"
+        kind = "a whole" if whole else "a finite"
+        # Compared, never converted: an integer past the floats' range would raise OverflowError.
+        if (isinstance(value, bool) or not isinstance(value, (int,) if whole else (int, float))
+                or not -math.inf < value < math.inf or value < low):
+            return f"{kind} number of at least {low:g}"
+        if value > LARGEST:
+            return f"{kind} number of at least {low:g} and at most {LARGEST if whole else f'{LARGEST:.4g}'}"
         return None
     return check
 
@@ -213,6 +222,8 @@ PARAMETER_KEYS = {"approaches": _list_of(_text), "block_size": _number(1, True),
                   "segments": _number(1, True), "repetitions": _number(1, True), "type": _text}
 # From schema 3 on, `-i auto` leaves the count to the runner, which writes it in each summary row.
 AUTO_PARAMETER_KEYS = {**PARAMETER_KEYS, "repetitions": _either(_number(1, True), _one_of("auto"))}
+# What the report writes as sizes and rates, where a run file has them.
+LATER_PARAMETER_KEYS = {key: _optional(_number()) for key in ("buffer_size", "stripe_size", "calibrate_rate")}
 ENVIRONMENT_KEYS = {"ranks": _number(1, True), "hosts": _list_of(_text), "launcher": _text}
 PHASE_KEYS = {"approach": _text, "op": _one_of("write", "read"), "rep": WHOLE, "ranks": _number(1, True),
               "bytes": WHOLE, "seconds": SECONDS, "bw_mib_s": RATE, "stonewalled": _flag,
@@ -242,14 +253,21 @@ def _check(where: str, mapping, required: dict, later: Optional[dict] = None) ->
             continue
         problem = check(mapping[key])
         if problem:
-            raise Malformed(f"{where}.{key} is {json.dumps(mapping[key])}, expected {problem}")
+            raise Malformed(f"{where}.{key} is {_shown(mapping[key])}, expected {problem}")
+
+
+def _shown(value, most: int = 60) -> str:
+    """A value as the file holds it, cut short where it is long (a number of 400 digits)."""
+    text = json.dumps(value)
+    return text if len(text) <= most else f"{text[:most - 3]}..."
 
 
 def check(path, run: dict) -> None:
     """Raises Malformed, naming the file and the key, where the run does not hold what
     docs/run-file.md says its keys hold."""
     _check(str(path), run, RUN_KEYS, {key: _optional(_object) for key in ("incomplete", "noise", "auto")})
-    _check(f"{path}: parameters", run["parameters"], AUTO_PARAMETER_KEYS if run["schema"] == SCHEMA else PARAMETER_KEYS)
+    _check(f"{path}: parameters", run["parameters"], AUTO_PARAMETER_KEYS if run["schema"] == SCHEMA else PARAMETER_KEYS,
+           LATER_PARAMETER_KEYS)
     _check(f"{path}: environment", run["environment"], ENVIRONMENT_KEYS,
            {"ranks_per_host": lambda v: None if isinstance(v, dict) and not any(_number(1, True)(c) for c in v.values())
             else "an object of host: rank count"})
@@ -263,3 +281,19 @@ def check(path, run: dict) -> None:
                 _check(f"{path}: {name}[{index}].bw_mib_s", row["bw_mib_s"], STATISTICS, LATER_STATISTICS)
                 if row.get("ratio") is not None:
                     _check(f"{path}: {name}[{index}].ratio", row["ratio"], RATIO_KEYS)
+    _check_summary_against_phases(path, run)
+
+
+def _check_summary_against_phases(path, run: dict) -> None:
+    """What no key shows alone: each summary row comes from measured phases, and its median lies in
+    its interval (a figure draws the interval around the median)."""
+    measured = {(phase["approach"], phase["op"], phase["ranks"]) for phase in run["phases"]
+                if not phase.get("warmup", False)}
+    for index, row in enumerate(run["summary"]):
+        if (row["approach"], row["op"], row["ranks"]) not in measured:
+            raise Malformed(f"{path}: summary[{index}] ({row['approach']} {row['op']}, {row['ranks']} ranks) "
+                            "has no measured phase in 'phases'")
+        median, interval = row["bw_mib_s"].get("median"), row.get("median_ci95")
+        if median is not None and interval is not None and not interval[0] <= median <= interval[1]:
+            raise Malformed(f"{path}: summary[{index}].median_ci95 is {json.dumps(interval)}, expected null or an "
+                            f"interval holding bw_mib_s.median, {json.dumps(median)}")
