@@ -17,6 +17,15 @@ class SlurmError(Exception):
     """A Slurm command refused something; the message is Slurm's own reason, in one line."""
 
 
+class NoAnswer(Exception):
+    """Slurm's controller did not answer; the message says how, in one line."""
+
+
+# Seconds a question to slurmctld may take. One that is up answers in well under a second; one that
+# is down costs a client about 18 s of retries, which `scontrol ping` spares (it asks once).
+ANSWER_S = 15
+
+
 def sbatch_options(options: dict) -> list[str]:
     """The same options as sbatch arguments."""
     return [f"--{name}" if value is True else f"--{name}={value}"
@@ -66,8 +75,27 @@ def _field(record: str, name: str) -> Optional[str]:
     return match.group(1) if match else None
 
 
+def _ask(command: list[str]) -> subprocess.CompletedProcess:
+    """A client command whose controller must answer within ANSWER_S; NoAnswer where it does not."""
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=ANSWER_S)
+    except subprocess.TimeoutExpired:
+        raise NoAnswer(f"{' '.join(command[:2])} had no answer within {ANSWER_S} s") from None
+    if "Unable to contact slurm controller" in done.stderr:
+        raise NoAnswer(_reason(done.stderr))
+    return done
+
+
+def _controller_up() -> None:
+    """NoAnswer, at once, where no slurmctld is up (`Slurmctld(primary) at HOST is DOWN`)."""
+    done = _ask(["scontrol", "ping"])
+    if " is UP" not in done.stdout:
+        said = [line.strip() for line in done.stdout.splitlines() if line.strip().startswith("Slurmctld")]
+        raise NoAnswer("; ".join(said) or _reason(done.stderr + done.stdout))
+
+
 def _scontrol(job_id: str) -> Optional[dict]:
-    done = subprocess.run(["scontrol", "-o", "show", "job", job_id], capture_output=True, text=True)
+    done = _ask(["scontrol", "-o", "show", "job", job_id])
     if done.returncode != 0 or not done.stdout.strip():
         return None
     record = done.stdout.splitlines()[0]
@@ -80,8 +108,11 @@ def _sacct(job_ids: Sequence[str]) -> dict[str, dict]:
     """What the accounting database says of jobs slurmctld has forgotten (none where there is none)."""
     if not job_ids or shutil.which("sacct") is None:
         return {}
-    done = subprocess.run(["sacct", "-n", "-P", "-X", "-j", ",".join(job_ids), "-o", "JobID,State,ExitCode"],
-                          capture_output=True, text=True)
+    try:
+        done = subprocess.run(["sacct", "-n", "-P", "-X", "-j", ",".join(job_ids), "-o", "JobID,State,ExitCode"],
+                              capture_output=True, text=True, timeout=ANSWER_S)
+    except subprocess.TimeoutExpired:
+        return {}
     if done.returncode != 0:
         return {}
     found = {}
@@ -95,10 +126,12 @@ def _sacct(job_ids: Sequence[str]) -> dict[str, dict]:
 
 def job_states(job_ids: Sequence[str]) -> dict[str, dict]:
     """Job id -> {state, exit_code, ...} for the jobs Slurm still knows, from scontrol (and from
-    sacct where accounting keeps the jobs scontrol has forgotten)."""
+    sacct where accounting keeps the jobs scontrol has forgotten); NoAnswer where slurmctld does
+    not answer."""
     job_ids = sorted(set(job_ids))
     if not job_ids or shutil.which("scontrol") is None:
         return {}
+    _controller_up()
     with ThreadPoolExecutor(max_workers=8) as pool:
         known = {job_id: state for job_id, state in zip(job_ids, pool.map(_scontrol, job_ids)) if state}
     known.update(_sacct([job_id for job_id in job_ids if job_id not in known]))

@@ -3,6 +3,7 @@
 which keeps the last state Slurm gave."""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Optional
 
@@ -20,13 +21,19 @@ def steps_done(directory: Path, job_id: str) -> dict[str, str]:
 
 
 def refresh(directory: Path) -> dict:
-    """The manifest with every job's state as Slurm tells it now, written back."""
+    """The manifest with every job's state as Slurm tells it now, written back; where Slurm does
+    not answer, the states the manifest kept, said so in one line."""
     manifest = sweepfile.read(directory)
     lookups = [point["job_id"] for point in manifest["points"]
                if point["mode"] in ("submit", "allocation") and point["job_id"]]
     if manifest.get("report"):
         lookups.append(manifest["report"]["job_id"])
-    known = slurm.job_states(lookups)
+    try:
+        known = slurm.job_states(lookups)
+    except slurm.NoAnswer as silence:
+        print(f"jiobench sweep: warning: Slurm did not answer ({silence}); the states are the last it gave, "
+              f"kept in {directory / sweepfile.MANIFEST}", file=sys.stderr, flush=True)
+        return manifest
     updates = {}
     for point in manifest["points"]:
         if point["mode"] == "submit" and point["job_id"] in known:

@@ -23,6 +23,7 @@ _conftest = sys.modules[NAME]
 
 HOME = _conftest.HOME
 JIOBENCH = _conftest.JIOBENCH
+CLUSTER = _conftest.CLUSTER
 modern_java = _conftest.modern_java
 wait_for_job = _conftest.wait_for_job
 slurm = _conftest.slurm  # fixtures: a test module that imports them can use them

@@ -1,0 +1,67 @@
+"""What `jiobench sweep` does when things go wrong around it (docs/reliability.md): a file it did
+not make where a point writes, a manifest that does not hold what it should, a --dir that names no
+new directory, two sweeps at once, and a Slurm that does not answer."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from runner_tests import CLUSTER, JIOBENCH
+from test_sweep import SMALL_RUNS, manifest, sweep
+
+ONE_POINT = ("--procs", "1", "--", "-a", "raw-bytes", "-b", "4MiB", "-i", "1")
+NOBODY = 65534
+
+
+def without_slurm() -> dict:
+    return {key: value for key, value in os.environ.items() if not key.startswith("SLURM")}
+
+
+def one_line_error(done: subprocess.CompletedProcess, message: str) -> None:
+    assert (done.returncode, done.stderr) == (2, f"jiobench: error: {message}\n"), done
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory) -> Path:
+    """A sweep of one point, rendered (no mode): a manifest as the sweep writes it."""
+    directory = tmp_path_factory.mktemp("rendered") / "sweep"
+    done = sweep("--dir", str(directory), "--procs", "1", "--", *SMALL_RUNS, cwd=directory.parent)
+    assert done.returncode == 0, done.stderr
+    return directory
+
+
+@pytest.fixture
+def slurm_down():
+    """The environment of a Slurm whose daemons were started, then stopped: its clients find no
+    controller to answer."""
+    directory = Path(tempfile.mkdtemp(prefix="jiobench-slurm-down-"))
+    directory.chmod(0o755)  # munged wants every directory above its socket searchable by all
+    for action in ("start", "stop"):
+        done = subprocess.run([str(CLUSTER), action, str(directory)], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+    yield dict(without_slurm(), SLURM_CONF=str(directory / "slurm.conf"))
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+def test_status_says_in_one_line_that_slurm_did_not_answer(rendered, tmp_path, slurm_down):
+    directory = tmp_path / "sweep"
+    shutil.copytree(rendered, directory)
+    written = manifest(directory)
+    written["points"][0].update(mode="submit", job_id="12", state="RUNNING")
+    (directory / "sweep.json").write_text(json.dumps(written))
+    started = time.monotonic()
+    done = sweep("status", str(directory), cwd=tmp_path, env=slurm_down)
+    took = time.monotonic() - started
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith(
+        "jiobench sweep: warning: Slurm did not answer (Slurmctld(primary) at "), done.stderr
+    assert done.stderr.endswith(f" is DOWN); the states are the last it gave, kept in {directory}/sweep.json\n")
+    assert "1 points: 1 RUNNING" in done.stdout, done.stdout
+    assert took < 10, f"status took {took:.1f} s"
