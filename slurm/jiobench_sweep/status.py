@@ -23,7 +23,7 @@ def steps_done(directory: Path, job_id: str) -> dict[str, str]:
 def refresh(directory: Path) -> dict:
     """The manifest with every job's state as Slurm tells it now, written back; where Slurm does
     not answer, the states the manifest kept, said so in one line."""
-    manifest = sweepfile.read(directory)
+    manifest = sweepfile.read(directory, whole=True)
     lookups = [point["job_id"] for point in manifest["points"]
                if point["mode"] in ("submit", "allocation") and point["job_id"]]
     if manifest.get("report"):

@@ -37,6 +37,28 @@ def rendered(tmp_path_factory) -> Path:
     return directory
 
 
+@pytest.mark.parametrize("change, problem", [
+    (lambda m: m["points"][0].pop("id"), "points[0] lacks id"),
+    (lambda m: m["points"][0].update(job_id=123), "points[0].job_id is 123, expected a non-empty text"),
+    (lambda m: m.update(points=None), "points is null, expected a list"),
+    (lambda m: m["points"][0].update(run_file="../elsewhere.json"),
+     'points[0].run_file is "../elsewhere.json", expected "results/p1-n1.json"'),
+    (lambda m: m.update(report={"job_id": 7, "state": "PENDING", "exit_code": None}),
+     "report.job_id is 7, expected a non-empty text"),
+])
+@pytest.mark.parametrize("command", [["status"], ["--resume"]])
+def test_a_manifest_that_does_not_hold_what_it_should_is_named_in_one_line(rendered, tmp_path, change, problem,
+                                                                           command):
+    directory = tmp_path / "sweep"
+    shutil.copytree(rendered, directory)
+    written = manifest(directory)
+    change(written)
+    (directory / "sweep.json").write_text(json.dumps(written))
+    done = sweep(*command, str(directory), cwd=tmp_path)
+    one_line_error(done, f"{directory}/sweep.json: {problem}")
+    assert json.loads((directory / "sweep.json").read_text()) == written
+
+
 @pytest.fixture
 def slurm_down():
     """The environment of a Slurm whose daemons were started, then stopped: its clients find no

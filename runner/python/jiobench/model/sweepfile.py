@@ -7,9 +7,13 @@ import contextlib
 import fcntl
 import json
 import os
+import re
 import secrets
 from pathlib import Path
 from typing import Callable, Iterator, Optional
+
+# The run file's checks of a key's value, which a manifest's keys share.
+from .runfile import Malformed, _check, _list_of, _number, _object, _one_of, _optional, _text
 
 SCHEMA = "jiobench-sweep/1"
 MANIFEST = "sweep.json"
@@ -37,7 +41,61 @@ def is_sweep(directory: Path) -> bool:
     return isinstance(manifest, dict) and str(manifest.get("schema", "")).startswith("jiobench-sweep/")
 
 
-def read(directory: Path) -> dict:
+def _string(value):
+    return None if isinstance(value, str) else "a text"
+
+
+def _name(value):
+    """A point id: a run id (`jiobench run --run-id`) and part of the names of its files."""
+    return None if isinstance(value, str) and re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", value) else \
+        "a name of letters, digits, '.', '_' and '-'"
+
+
+def _vary(value):
+    return None if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()) else \
+        "an object of option: value"
+
+
+# What every reader of a sweep needs of a point (a report names each point, its job and its run
+# file), and what `jiobench sweep` itself needs besides, to run a point again (docs/sweep.md).
+POINT_KEYS = {"id": _name, "procs": _number(1, True), "nodes": _optional(_number(1, True)), "vary": _vary,
+              "state": _text, "exit_code": _optional(_text), "job_id": _optional(_text), "run_file": _text}
+SWEEP_POINT_KEYS = {"java": _optional(_text), "jvm_args": _string, "launcher": _optional(_text),
+                    "runner_args": _list_of(_string), "file": _text, "parameters": _object, "script": _text,
+                    "mode": _one_of(None, "submit", "allocation", "here"), "attempts": _list_of(_object)}
+SWEEP_KEYS = {"command_line": _list_of(_string), "launcher": _text, "launcher_args": _string, "slurm": _object}
+REPORT_KEYS = {"job_id": _text, "state": _text, "exit_code": _optional(_text)}
+
+
+def check(path: Path, manifest: dict, whole: bool) -> None:
+    """Raises SweepError, naming the file and the key, where the manifest does not hold what
+    docs/sweep.md says; `whole`: every key `jiobench sweep` writes, which it needs to go on."""
+    top = {"points": lambda value: None if isinstance(value, list) else "a list",
+           "report": _optional(_object), **(SWEEP_KEYS if whole else {})}
+    for key, expected in top.items():
+        if key not in manifest and (whole or key == "points"):
+            raise SweepError(f"{path} lacks {key}")
+        problem = expected(manifest[key]) if key in manifest else None
+        if problem:
+            raise SweepError(f"{path}: {key} is {json.dumps(manifest[key])}, expected {problem}")
+    try:
+        if manifest.get("report"):
+            _check(f"{path}: report", manifest["report"], REPORT_KEYS)
+        for index, point in enumerate(manifest["points"]):
+            where = f"{path}: points[{index}]"
+            _check(where, point, {**POINT_KEYS, **(SWEEP_POINT_KEYS if whole else {})}, SWEEP_POINT_KEYS)
+            # The sweep moves a point's run file aside and writes its script: in DIR, named by the point.
+            for key, expected in (("run_file", f"results/{point['id']}.json"),
+                                  ("script", f"jobs/{point['id']}.sbatch")):
+                if key in point and point[key] != expected:
+                    raise Malformed(f"{where}.{key} is {json.dumps(point[key])}, expected {json.dumps(expected)}")
+    except Malformed as problem:
+        raise SweepError(str(problem)) from None
+
+
+def read(directory: Path, whole: bool = False) -> dict:
+    """The manifest, checked (`check`): what a report reads, or with `whole` everything the sweep
+    wrote."""
     path = directory / MANIFEST
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
@@ -47,6 +105,7 @@ def read(directory: Path) -> dict:
         raise SweepError(f"{path}: cannot read the sweep's manifest ({problem})") from None
     if not isinstance(manifest, dict) or manifest.get("schema") != SCHEMA:
         raise SweepError(f"{path}: not a manifest of schema {SCHEMA}")
+    check(path, manifest, whole)
     return manifest
 
 
