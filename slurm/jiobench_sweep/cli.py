@@ -226,6 +226,7 @@ def new_sweep(options, argv: list[str]) -> int:
     if options.mode in ("submit", "allocation"):
         check_slurm(manifest, points, options.mode)
     check_points(points)
+    check_test_files(directory, points, "pass --overwrite after '--' to write over it, or give another -o")
     for folder in ("jobs", "logs", "results"):
         (directory / folder).mkdir(parents=True, exist_ok=folder != "jobs")
     write_jobs(directory, scripts)
@@ -250,10 +251,36 @@ def start(directory: Path, manifest: dict, points: list[dict], mode: Optional[st
     return 0
 
 
+def files_of(directory: Path, point: dict) -> list[Path]:
+    """The files the point's run writes: FILE.POINT, or with -F one per rank, FILE.POINT.RANK."""
+    test_file = directory / point["file"]
+    if not point["parameters"].get("file_per_process"):
+        return [test_file]
+    return [test_file.with_name(f"{test_file.name}.{rank:08d}") for rank in range(point["procs"])]
+
+
+def check_test_files(directory: Path, points: list[dict], advice: str) -> None:
+    """Refuses, in one line, points whose run would refuse its test file for being there already.
+
+    A sweep removes no test file, not even one named as its own points name theirs: the name
+    proves nothing. Point ids repeat from sweep to sweep, so two sweeps given one -o name the same
+    files; another user may have made the file; and of a run killed outright (SIGKILL at a time
+    limit) the run file records the name, not who made the file now at that path. The run itself
+    removes its file at every end it lives through; what is left after one it did not is the
+    user's to judge, and this says which file and why, before anything runs."""
+    for point in points:
+        if point["parameters"].get("overwrite"):
+            continue
+        there = [path for path in files_of(directory, point) if path.exists() or path.is_symlink()]
+        if there:
+            more = f" (and {sweepfile.plural(len(there) - 1, 'more file')})" if len(there) > 1 else ""
+            raise UsageError(f"{there[0]}{more} exists, and the run of point {point['id']} would refuse to "
+                             f"write over it: {advice}")
+
+
 def set_aside(directory: Path, point: dict) -> None:
     """Makes room for a point's next attempt: its incomplete run file goes to DIR/attempts (the
-    report reads only DIR/results), and a test file its killed run left behind is removed (its
-    name is the sweep's own)."""
+    report reads only DIR/results)."""
     run_file = sweepfile.point_run_file(directory, point)
     if run_file.exists():
         attempts = directory / "attempts"
@@ -262,12 +289,6 @@ def set_aside(directory: Path, point: dict) -> None:
         for path in (run_file, run_file.with_suffix(".ranks.csv")):
             if path.exists():
                 path.rename(attempts / path.name.replace(point["id"], f"{point['id']}.{number}", 1))
-    test_file = directory / point["file"]
-    leftovers = [test_file] + [test_file.with_name(f"{test_file.name}.{rank:08d}") for rank in range(point["procs"])]
-    for leftover in leftovers:
-        if leftover.is_file():
-            leftover.unlink()
-            print(f"  removed {leftover}, left by the earlier attempt of {point['id']}")
 
 
 def resume(options) -> int:
@@ -286,6 +307,8 @@ def resume(options) -> int:
     scripts = render_all(manifest, pending)
     if mode in ("submit", "allocation"):
         check_slurm(manifest, pending, mode)
+    check_test_files(directory, pending, "a killed attempt of this sweep may have left it, or it is another's; "
+                                         "remove it if it is this sweep's and resume again (a sweep removes no file)")
     print(f"jiobench sweep: {len(pending)} of {len(manifest['points'])} points of {directory} to run again"
           + (f"; {len(running)} still pending or running are left to finish" if running else ""))
     for point in pending:

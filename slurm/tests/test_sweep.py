@@ -135,7 +135,7 @@ def test_a_cancelled_point_is_named_and_resume_runs_only_it(slurm, tmp_path):
     assert "2 points: 2 COMPLETED; run files: 2 complete" in status.stdout, status.stdout
     assert reported_points(directory) == {first["id"], second["id"]}
     assert "missing" not in last_report_output(directory, after["report"]["job_id"])
-    assert not list(tmp_path.glob("f.dat*")), "the rerun removed its file, and the leftover of the cancelled one"
+    assert not list(tmp_path.glob("f.dat*")), "the cancelled run removed its file as it stopped, the rerun its own"
 
 
 def test_one_allocation_runs_every_point_as_a_step(slurm, tmp_path):

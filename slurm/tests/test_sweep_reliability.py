@@ -28,6 +28,47 @@ def one_line_error(done: subprocess.CompletedProcess, message: str) -> None:
     assert (done.returncode, done.stderr) == (2, f"jiobench: error: {message}\n"), done
 
 
+def test_resume_keeps_a_file_of_another_sweep_that_took_the_same_name(tmp_path):
+    """Point ids repeat from sweep to sweep: two sweeps given one -o name their points' files alike."""
+    shared = tmp_path / "x" / "shared.dat"
+    shared.parent.mkdir()
+    made = sweep("--dir", "B", *ONE_POINT, "-o", str(shared), cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    kept = sweep("--dir", "A", "--here", *ONE_POINT, "--keep", "-o", str(shared), cwd=tmp_path, env=without_slurm())
+    assert kept.returncode == 0, kept.stderr
+    theirs = shared.with_name("shared.dat.p1-n1")
+    content, before = theirs.read_bytes(), manifest(tmp_path / "B")
+    assert len(content) == 4 << 20
+    for mode in ([], ["--here"]):
+        done = sweep("--resume", "B", *mode, cwd=tmp_path, env=without_slurm())
+        one_line_error(done, f"{theirs} exists, and the run of point p1-n1 would refuse to write over it: a killed "
+                             "attempt of this sweep may have left it, or it is another's; remove it if it is this "
+                             "sweep's and resume again (a sweep removes no file)")
+        assert theirs.read_bytes() == content
+        assert manifest(tmp_path / "B") == before, "nothing of the sweep changes"
+    assert not list((tmp_path / "B" / "logs").iterdir())
+    made_anew = sweep("--dir", "C", *ONE_POINT, "-o", str(shared), cwd=tmp_path)
+    one_line_error(made_anew, f"{theirs} exists, and the run of point p1-n1 would refuse to write over it: pass "
+                              "--overwrite after '--' to write over it, or give another -o")
+    assert not (tmp_path / "C").exists()
+
+
+def test_resume_never_removes_a_file_another_user_owns(tmp_path):
+    """A run's file per rank (-F), named as the point's second rank would name its own, and owned
+    by someone else: a leftover of this sweep's killed attempt or not, the sweep leaves it."""
+    made = sweep("--dir", "sweep", "--procs", "2", "--", "-a", "raw-bytes", "-b", "4MiB", "-F", "-o", "f.dat",
+                 cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    theirs = tmp_path / "f.dat.p1-n2.00000001"
+    theirs.write_bytes(b"someone else's data\n")
+    os.chown(theirs, NOBODY, NOBODY)
+    done = sweep("--resume", "sweep", "--here", cwd=tmp_path, env=without_slurm())
+    one_line_error(done, f"{theirs} exists, and the run of point p1-n2 would refuse to write over "
+                         "it: a killed attempt of this sweep may have left it, or it is another's; remove it if it is "
+                         "this sweep's and resume again (a sweep removes no file)")
+    assert theirs.read_bytes() == b"someone else's data\n" and theirs.stat().st_uid == NOBODY
+
+
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory) -> Path:
     """A sweep of one point, rendered (no mode): a manifest as the sweep writes it."""
