@@ -185,11 +185,53 @@ def parse(argv: list[str]):
     return options
 
 
+def taken(directory: Path) -> UsageError:
+    return UsageError(f"{directory} exists: a sweep starts in a new directory "
+                      f"(jiobench sweep --resume {directory} continues one)")
+
+
+def to_make(directory: Path) -> list[Path]:
+    """The directories a new sweep makes, the missing parents first and its own last: checked
+    before anything else, made only once every point is. Refused where the path names no place
+    for a new directory: it exists, a part of it is a file, its deepest existing directory is not
+    writable, or '..' follows a directory that does not exist (which the system resolves to
+    nothing; making that directory to resolve it would leave one no one asked for)."""
+    here, missing = Path(directory.anchor), []
+    try:
+        if directory.exists() or directory.is_symlink():
+            raise taken(directory)
+        for part in directory.parts[1 if directory.anchor else 0:]:
+            if missing and part == "..":
+                raise UsageError(f"--dir {directory}: {missing[0]} does not exist, so '..' after it names no directory")
+            here = here / part
+            if missing or not here.exists():
+                missing.append(here)
+            elif not here.is_dir():
+                raise UsageError(f"--dir {directory}: {here} is not a directory")
+    except OSError as problem:
+        raise UsageError(f"--dir {directory}: cannot look at {here} ({problem.strerror})") from None
+    parent = missing[0].parent
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise UsageError(f"--dir {directory}: cannot make a directory in {parent} (not writable here)")
+    return missing
+
+
+def make(missing: list[Path]) -> None:
+    """Makes the sweep's directory, which nothing may have made meanwhile: of two sweeps started at
+    once on one --dir, the second is refused."""
+    for path in missing:
+        try:
+            os.mkdir(path)
+        except FileExistsError:
+            if path == missing[-1]:
+                raise taken(path) from None
+        except OSError as problem:
+            raise UsageError(f"--dir {missing[-1]}: cannot make {path} ({problem.strerror})") from None
+
+
 def new_sweep(options, argv: list[str]) -> int:
     directory = options.dir
-    if directory.exists():
-        raise UsageError(f"{directory} exists: a sweep starts in a new directory "
-                         f"(jiobench sweep --resume {directory} continues one)")
+    missing = to_make(directory)
     owned = [arg for arg in options.runner_args if arg.split("=", 1)[0] in SWEEP_OWNS]
     if owned:
         raise UsageError(f"{owned[0]}: the sweep sets it itself (run files go to DIR/results)")
@@ -227,13 +269,15 @@ def new_sweep(options, argv: list[str]) -> int:
         check_slurm(manifest, points, options.mode)
     check_points(points)
     check_test_files(directory, points, "pass --overwrite after '--' to write over it, or give another -o")
-    for folder in ("jobs", "logs", "results"):
-        (directory / folder).mkdir(parents=True, exist_ok=folder != "jobs")
-    write_jobs(directory, scripts)
-    sweepfile.write(directory, manifest)
-    print(f"jiobench sweep: {len(points)} points in {directory}, each checked with the runner's options"
-          + (f"; left out: {', '.join(left_out)}" if left_out else ""))
-    return start(directory, manifest, points, options.mode)
+    make(missing)
+    with sweepfile.working(directory):
+        for folder in ("jobs", "logs", "results"):
+            (directory / folder).mkdir()
+        write_jobs(directory, scripts)
+        sweepfile.write(directory, manifest)
+        print(f"jiobench sweep: {len(points)} points in {directory}, each checked with the runner's options"
+              + (f"; left out: {', '.join(left_out)}" if left_out else ""))
+        return start(directory, manifest, points, options.mode)
 
 
 def start(directory: Path, manifest: dict, points: list[dict], mode: Optional[str],
@@ -293,6 +337,12 @@ def set_aside(directory: Path, point: dict) -> None:
 
 def resume(options) -> int:
     directory = options.resume
+    sweepfile.read(directory, whole=True)  # a sweep, and one this verb can go on with
+    with sweepfile.working(directory):
+        return resume_points(directory, options.mode)
+
+
+def resume_points(directory: Path, mode: Optional[str]) -> int:
     manifest = refresh(directory)
     short = [point for point in manifest["points"]
              if sweepfile.run_file_state(sweepfile.point_run_file(directory, point))[0] != sweepfile.COMPLETE]
@@ -302,8 +352,7 @@ def resume(options) -> int:
     if not pending:
         print(f"jiobench sweep: no point of {directory} to run again"
               + (f": {len(running)} still pending or running" if running else ", every one has a complete run file"))
-        return make_report(directory) if options.mode == "here" and not running else 0
-    mode = options.mode
+        return make_report(directory) if mode == "here" and not running else 0
     scripts = render_all(manifest, pending)
     if mode in ("submit", "allocation"):
         check_slurm(manifest, pending, mode)

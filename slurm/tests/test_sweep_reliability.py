@@ -101,6 +101,66 @@ def test_a_manifest_that_does_not_hold_what_it_should_is_named_in_one_line(rende
 
 
 @pytest.fixture
+def unwritable(tmp_path):
+    """Directories the sweep cannot write in, though it runs as root: a read-only mount, and an
+    immutable directory."""
+    read_only, immutable = tmp_path / "read-only", tmp_path / "immutable"
+    read_only.mkdir()
+    immutable.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", str(read_only)], check=True)
+    subprocess.run(["chattr", "+i", str(immutable)], check=True)
+    yield
+    subprocess.run(["chattr", "-i", str(immutable)], check=True)
+    subprocess.run(["umount", "-l", str(read_only)], check=True)
+
+
+@pytest.mark.parametrize("path, message", [
+    ("x/nonexist/../sw", "--dir x/nonexist/../sw: x/nonexist does not exist, so '..' after it names no directory"),
+    ("a-file/sw", "--dir a-file/sw: a-file is not a directory"),
+    ("read-only/sw", "--dir read-only/sw: cannot make a directory in read-only (not writable here)"),
+    ("immutable/sw", "--dir immutable/sw: cannot make a directory in immutable (not writable here)"),
+])
+def test_a_dir_that_names_no_new_directory_is_refused_and_nothing_is_made(unwritable, tmp_path, path, message):
+    (tmp_path / "x").mkdir()
+    (tmp_path / "a-file").write_text("a file\n")
+    before = sorted(tmp_path.rglob("*"))
+    done = sweep("--dir", path, *ONE_POINT, cwd=tmp_path)
+    one_line_error(done, message)
+    assert sorted(tmp_path.rglob("*")) == before
+
+
+def test_of_two_sweeps_started_at_once_on_one_dir_the_second_is_refused(tmp_path):
+    started = [subprocess.Popen([str(JIOBENCH), "sweep", "--dir", "sweep", *ONE_POINT],
+                                cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+               for _ in range(2)]
+    ended = sorted(((process.wait(timeout=120), process.stderr.read()) for process in started))
+    assert ended == [(0, ""), (2, "jiobench: error: sweep exists: a sweep starts in a new directory "
+                                  "(jiobench sweep --resume sweep continues one)\n")], ended
+    assert [point["state"] for point in manifest(tmp_path / "sweep")["points"]] == ["RENDERED"]
+
+
+def test_of_two_resumes_at_once_the_second_is_refused_naming_the_first(rendered, tmp_path):
+    directory = tmp_path / "sweep"
+    shutil.copytree(rendered, directory)
+    written = manifest(directory)
+    written["launcher"] = "mpirun"  # as made with --launcher mpirun
+    (directory / "sweep.json").write_text(json.dumps(written))
+    first = subprocess.Popen([str(JIOBENCH), "sweep", "--resume", str(directory), "--here"],
+                             cwd=tmp_path, env=without_slurm(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+    deadline = time.monotonic() + 60
+    while manifest(directory)["points"][0]["state"] != "RUNNING":
+        assert first.poll() is None and time.monotonic() < deadline, first.communicate()
+        time.sleep(0.05)
+    second = sweep("--resume", str(directory), "--here", cwd=tmp_path, env=without_slurm())
+    one_line_error(second, f"another jiobench sweep (PID {first.pid}) is working on {directory}: wait until it ends")
+    out, err = first.communicate(timeout=240)
+    assert first.returncode == 0, err
+    point = manifest(directory)["points"][0]
+    assert (point["state"], point["attempts"]) == ("COMPLETED", []), point
+
+
+@pytest.fixture
 def slurm_down():
     """The environment of a Slurm whose daemons were started, then stopped: its clients find no
     controller to answer."""

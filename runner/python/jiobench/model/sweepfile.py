@@ -18,6 +18,8 @@ from .runfile import Malformed, _check, _list_of, _number, _object, _one_of, _op
 SCHEMA = "jiobench-sweep/1"
 MANIFEST = "sweep.json"
 LOCK = ".sweep.lock"
+# Held by the one `jiobench sweep` that makes or resumes the sweep, as long as it works on it.
+WORKING = ".sweep.working"
 
 COMPLETE, INCOMPLETE, MISSING, UNREADABLE = "complete", "incomplete", "missing", "unreadable"
 # A point's state is Slurm's word for its job (RENDERED before it is submitted). These have yet to end:
@@ -126,6 +128,33 @@ def locked(directory: Path) -> Iterator[None]:
         except OSError:
             pass
         yield
+
+
+@contextlib.contextmanager
+def working(directory: Path) -> Iterator[None]:
+    """Held by the one `jiobench sweep` that makes or resumes the sweep, for all the time it works
+    on it: a second one is refused (SweepError) rather than run the same points again. The lock
+    file holds the holder's PID, which the refusal names. File systems without locks go unlocked."""
+    try:
+        descriptor = os.open(directory / WORKING, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    except OSError as problem:
+        raise SweepError(f"{directory}: cannot open its lock file {WORKING} ({problem.strerror})") from None
+    with os.fdopen(descriptor, "r+") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = lock.read().strip()
+            raise SweepError(f"another jiobench sweep{f' (PID {holder})' if holder.isdigit() else ''} is working on "
+                             f"{directory}: wait until it ends") from None
+        except OSError:
+            pass
+        lock.truncate(0)  # a holder killed before its end left its PID
+        lock.write(str(os.getpid()))
+        lock.flush()
+        try:
+            yield
+        finally:
+            lock.truncate(0)  # a PID read later is always the holder's
 
 
 def update(directory: Path, change: Callable[[dict], None]) -> dict:
