@@ -335,6 +335,24 @@ def set_aside(directory: Path, point: dict) -> None:
                 path.rename(attempts / path.name.replace(point["id"], f"{point['id']}.{number}", 1))
 
 
+def chose_launcher(manifest: dict) -> bool:
+    """Whether the sweep's launcher is the user's own --launcher, not the default for jobs."""
+    own = manifest["command_line"][2:]
+    own = own[:own.index("--")] if "--" in own else own
+    return any(word.split("=", 1)[0] == "--launcher" for word in joined(own))
+
+
+def run_here_with(manifest: dict, points: list[dict]) -> dict:
+    """The manifest as --here runs the points: through mpirun where the sweep has srun only
+    because it was made for jobs (no --launcher, no mode); srun the user chose is refused."""
+    for point in points:
+        if launcher_of(manifest, point) == "srun" and (point["launcher"] or chose_launcher(manifest)):
+            given = "--vary launcher" if point["launcher"] else "--launcher srun"
+            raise UsageError(f"point {point['id']} runs through srun ({given}), which --here cannot: "
+                             "resume with --submit or --allocation")
+    return {**manifest, "launcher": "mpirun"} if manifest["launcher"] == "srun" else manifest
+
+
 def resume(options) -> int:
     directory = options.resume
     sweepfile.read(directory, whole=True)  # a sweep, and one this verb can go on with
@@ -356,6 +374,7 @@ def resume_points(directory: Path, mode: Optional[str]) -> int:
     scripts = render_all(manifest, pending)
     if mode in ("submit", "allocation"):
         check_slurm(manifest, pending, mode)
+    runs = run_here_with(manifest, pending) if mode == "here" else manifest
     check_test_files(directory, pending, "a killed attempt of this sweep may have left it, or it is another's; "
                                          "remove it if it is this sweep's and resume again (a sweep removes no file)")
     print(f"jiobench sweep: {len(pending)} of {len(manifest['points'])} points of {directory} to run again"
@@ -367,7 +386,7 @@ def resume_points(directory: Path, mode: Optional[str]) -> int:
         point.update(mode=None, job_id=None, state="RENDERED", exit_code=None)
         save_point(directory, point)
     write_jobs(directory, scripts)
-    code = start(directory, manifest, pending, mode, [point["job_id"] for point in running])
+    code = start(directory, runs, pending, mode, [point["job_id"] for point in running])
     replaced = manifest.get("report")
     if code == 0 and mode in ("submit", "allocation") and replaced and replaced["state"] == "PENDING":
         slurm.cancel(replaced["job_id"])  # the new report job reports every point

@@ -160,6 +160,28 @@ def test_of_two_resumes_at_once_the_second_is_refused_naming_the_first(rendered,
     assert (point["state"], point["attempts"]) == ("COMPLETED", []), point
 
 
+def test_resume_here_runs_a_sweep_made_for_jobs_through_mpirun(rendered, tmp_path):
+    directory = tmp_path / "sweep"
+    shutil.copytree(rendered, directory)
+    assert manifest(directory)["launcher"] == "srun", "a sweep made without a mode is made for jobs"
+    done = sweep("--resume", str(directory), "--here", cwd=tmp_path, env=without_slurm())
+    assert done.returncode == 0, done.stderr
+    point = manifest(directory)["points"][0]
+    assert point["state"] == "COMPLETED", point
+    run = json.loads((directory / point["run_file"]).read_text())
+    assert run["environment"]["launcher"] == "mpirun" and run["environment"]["slurm"] is None
+
+
+def test_resume_here_of_a_sweep_that_chose_srun_is_refused(tmp_path):
+    made = sweep("--dir", "sweep", "--launcher", "srun", *ONE_POINT, cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    before = manifest(tmp_path / "sweep")
+    done = sweep("--resume", "sweep", "--here", cwd=tmp_path, env=without_slurm())
+    one_line_error(done, "point p1-n1 runs through srun (--launcher srun), which --here cannot: resume with --submit "
+                         "or --allocation")
+    assert manifest(tmp_path / "sweep") == before
+
+
 @pytest.fixture
 def slurm_down():
     """The environment of a Slurm whose daemons were started, then stopped: its clients find no
