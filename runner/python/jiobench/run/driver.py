@@ -10,12 +10,14 @@ Express) starts one task's JVMs on every rank and yields what happens in one voc
 - started: the checks passed on every rank, the first phase comes next (`run_id`: the run's
   name where --run-id gives none, the same on every rank);
 - error: the JVMs did not start, or were refused (`exit`, `messages`, `rank` when one rank alone
-  failed, and `created`: what this rank's JVM created all the same);
+  failed);
 - phase: one phase ended (`records`: every rank's);
 - repeat: -i auto asks which approaches go on (`fork`, `approaches`); the driver answers with
   the list, decided where the collector is;
 - finished: the task's JVMs are done (`exit`, `messages`: what went wrong);
 - failed, stopped: the run ends here (`ending`: what the run file's `incomplete` holds).
+
+Any event may carry `created`: what this rank's JVM created, which the run removes however it ends.
 
 Under mpi4py the driver runs on every rank alike: every rank collects the phases, so that a rank
 that survives lost ones can write the run file, and the transport's `writer` (rank 0 unless it
@@ -212,6 +214,7 @@ class Driver:
                 return 0
             reply = None
             kind = event["type"]
+            self.note_created(event.get("created", ()))
             if kind == "ready" and task == FIRST:
                 reply = self.checked(event)
             elif kind == "started" and task == FIRST:
@@ -232,6 +235,11 @@ class Driver:
                 self.ending = self.ending or event["ending"]
                 return 0
 
+    def note_created(self, paths) -> None:
+        """What a rank's JVM created, from whichever event tells it first: a run stopped or refused
+        before its first phase removes it too."""
+        self.created += [path for path in paths if path not in self.created]
+
     def unable_to_start(self, task: str, label: str) -> Optional[str]:
         """Empties the files before every JVM after the first; why it cannot, if it cannot."""
         if task == FIRST or self.stop_signal is not None:
@@ -246,7 +254,7 @@ class Driver:
         """The checks before the first phase, once every rank's JVM is up: why the run cannot go on."""
         ready = event["ready"]
         self.parameters = ready["parameters"]
-        self.created = ready["created"]
+        self.note_created(ready["created"])
         self.to_empty = files_to_empty(ready)
         self.keep = self.parameters["keep"]
         return ((run_id_refusal(self.request, ready) if self.transport.rank == 0 else None)
@@ -275,7 +283,6 @@ class Driver:
     def not_started(self, event: dict, task: str, label: str) -> None:
         if task == FIRST:
             self.refused = event["exit"]
-            self.created = self.created or event["created"]
             if self.transport.rank == 0:
                 for line in said_once(event["messages"]):
                     print(line, file=sys.stderr, flush=True)
@@ -339,10 +346,7 @@ class Driver:
 
     def write_run_file(self, ending: Optional[dict]) -> None:
         with self.lock:
-            try:
-                self.collector.finish(ending)
-            except OSError as problem:
-                print(f"jiobench: error: cannot write the run file: {problem}", file=sys.stderr, flush=True)
+            self.collector.finish(ending)
 
     def abandon(self, message: str) -> None:
         """The run cannot go on (its launcher is gone): what it created goes, what it measured stays."""

@@ -69,13 +69,15 @@ class OutputRelay(threading.Thread):
     """Holds one output stream of the JVM until the rank has started, then passes it through.
 
     Held back, the start-up complaints of all ranks can be reported once instead of N times.
+    Relayed as bytes: a JVM may print what is not UTF-8 (a -D value, a file name), and the relay
+    must never stop reading, or the JVM blocks on a full pipe.
     """
 
     def __init__(self, stream, out):
         super().__init__(daemon=True)
         self.stream = stream
         self.out = out
-        self.held: list[str] = []
+        self.held: list[bytes] = []
         self.passing = False
         self.lock = threading.Lock()
 
@@ -83,23 +85,27 @@ class OutputRelay(threading.Thread):
         for line in self.stream:
             with self.lock:
                 if self.passing:
-                    self.out.write(line)
-                    self.out.flush()
+                    self.write(line)
                 else:
                     self.held.append(line)
+
+    def write(self, data: bytes) -> None:
+        try:
+            self.out.write(data)
+            self.out.flush()
+        except (OSError, ValueError):
+            pass  # the output is gone (a killed launcher took it); the JVM's pipe is still read
 
     def pass_through(self):
         with self.lock:
             self.passing = True
-            for line in self.held:
-                self.out.write(line)
-            self.out.flush()
+            self.write(b"".join(self.held))
             self.held.clear()
 
     def held_text(self) -> str:
         self.join(timeout=5)
         with self.lock:
-            return "".join(self.held).strip()
+            return b"".join(self.held).decode(errors="backslashreplace").strip()
 
 
 class RankJvm:
@@ -114,21 +120,31 @@ class RankJvm:
         # a stop from this launcher only, as a SIGTERM it handles, not die of a forwarded SIGUSR1.
         self.process = subprocess.Popen(command, env=env, pass_fds=(reply_read, message_write),
                                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, text=True, process_group=0)
+                                        stderr=subprocess.PIPE, process_group=0)
         os.close(reply_read)
         os.close(message_write)
         self.replies = os.fdopen(reply_write, "w", buffering=1)
         # Unbuffered: what select says is there is all there is.
         self.messages = os.fdopen(message_read, "rb", buffering=0)
         self.unread = b""
-        self.relays = [OutputRelay(self.process.stdout, sys.stdout), OutputRelay(self.process.stderr, sys.stderr)]
+        self.created: list[str] = []  # what the JVM created, as it said the moment it did
+        self.relays = [OutputRelay(self.process.stdout, sys.stdout.buffer),
+                       OutputRelay(self.process.stderr, sys.stderr.buffer)]
         for relay in self.relays:
             relay.start()
         self.phase = start
         self.when = "during"  # or "after" the phase, between two of them
 
     def receive(self, tend) -> Optional[dict]:
-        """The JVM's next message, None when it is gone; `tend` is called while it is awaited."""
+        """The JVM's next message, None when it is gone; `tend` is called while it is awaited.
+        What the JVM created is noted here, whatever is awaited."""
+        while True:
+            message = self.next_message(tend)
+            if message is None or message["type"] != "created":
+                return message
+            self.created += message["files"]
+
+    def next_message(self, tend) -> Optional[dict]:
         while b"\n" not in self.unread:
             if not select.select([self.messages], [], [], LOOK_SECONDS)[0]:
                 tend()
@@ -167,8 +183,16 @@ class RankJvm:
         try:
             return self.process.wait(timeout=grace)
         except subprocess.TimeoutExpired:
-            self.process.kill()
+            self.kill()
             return self.process.wait()
+
+    def kill(self) -> None:
+        """Kills the JVM's whole process group: a java wrapper's children (a sleep, a JVM it did not
+        exec) would otherwise hold the output pipes open after it."""
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
     def close(self) -> None:
         """Tells the JVM the run ends here and waits for it to go."""
@@ -303,7 +327,7 @@ class Ranks:
             jvm = self.jvm
         if jvm is not None:
             jvm.ask_to_stop()
-            timer = threading.Timer(STOP_GRACE_SECONDS, lambda: jvm.process.poll() is None and jvm.process.kill())
+            timer = threading.Timer(STOP_GRACE_SECONDS, lambda: jvm.process.poll() is None and jvm.kill())
             timer.daemon = True
             timer.start()
 
@@ -369,7 +393,11 @@ class Ranks:
                 if self.lost is not None:
                     self.jvm.ask_to_stop()  # it may be mid-phase, and no round will end the phase
                 self.jvm.close()
-            yield ends.event
+            yield dict(ends.event, created=self.created())
+
+    def created(self) -> list[str]:
+        """What this rank's JVM of the task created, ready or not."""
+        return self.jvm.created if self.jvm is not None else []
 
     def run_task(self, task: str, label: str, unable: Optional[str]) -> Iterator[dict]:
         jvm, ready, outcome = self.start_jvm(task, label, unable)
@@ -379,14 +407,14 @@ class Ranks:
             if ready is not None:
                 jvm.close()
             yield dict(start_failure([start for start, _ in starts], self.hosts, self.request.start_timeout),
-                       created=ready["created"] if ready else [])
+                       created=self.created())
             return
         files = self.files_seen(ready) if task == FIRST else None
         refusal = yield {"type": "ready", "ready": ready, "memory": [memory for _, memory in starts], "files": files}
         refusals = [text for text in self.round(refusal) if text]
         if refusals:
             jvm.close()
-            yield {"type": "error", "exit": 2, "messages": refusals[:1], "rank": None, "created": ready["created"]}
+            yield {"type": "error", "exit": 2, "messages": refusals[:1], "rank": None, "created": self.created()}
             return
         yield {"type": "started", "ready": ready, "run_id": self.run_id}
         jvm.pass_through()
@@ -430,7 +458,7 @@ class Ranks:
         try:
             code, text, ready = start_status(jvm, jvm.receive(tend_until_deadline))
         except NotReady:
-            jvm.process.kill()
+            jvm.kill()
             jvm.end()
             return jvm, None, (NOT_READY, jvm.held_text())
         if self.stop_signal is not None:
@@ -502,7 +530,7 @@ def watch_parent(driver: Driver, ranks: Ranks) -> None:
     with ranks.lock:
         jvm = ranks.jvm
     if jvm is not None and jvm.process.poll() is None:
-        jvm.process.kill()
+        jvm.kill()
     os._exit(1)
 
 

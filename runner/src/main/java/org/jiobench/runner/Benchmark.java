@@ -69,6 +69,7 @@ final class Benchmark {
                 ? targets.prepare(readPlan.rank(), readPlan.fileExtent(), extentWritten)
                 : List.of();
         try {
+            world.created(created);
             return run(created);
         } finally {
             if (!world.launched()) targets.remove(created);

@@ -20,7 +20,8 @@ import java.util.Map;
  * records to rank 0, the agreements after a stonewall and the abort of the whole job; it starts
  * one JVM per fork and removes the files the run created.
  *
- * <p>The events it shares with {@link MpjWorld}'s rank 0 have the same types and fields: ready
+ * <p>Created (files: what this rank created, sent the moment it exists) is this launcher's alone.
+ * The events it shares with {@link MpjWorld}'s rank 0 have the same types and fields: ready
  * (parameters, environment, created), phase (records: this rank's one), error (exit, messages),
  * failed (messages) and finished (exit, messages). Barrier, wear-out and repeat are questions only
  * this launcher answers.
@@ -94,10 +95,15 @@ final class LauncherWorld implements World {
     @Override public boolean launched() { return true; }
 
     @Override
+    public void created(List<Path> files) {
+        if (!files.isEmpty()) send(message("created", "files", absolute(files)));
+    }
+
+    @Override
     public boolean ready(Map<String, Object> parameters, Map<String, Object> environment, List<Path> created)
             throws IOException {
         send(message("ready", "parameters", parameters, "environment", environment,
-                "created", created.stream().map(path -> path.toAbsolutePath().toString()).toList()));
+                "created", absolute(created)));
         return reply().equals("start");
     }
 
@@ -157,6 +163,10 @@ final class LauncherWorld implements World {
     @Override
     public void finish(int exitCode, String message) {
         send(message("finished", "exit", exitCode, "messages", message == null ? List.of() : List.of(message)));
+    }
+
+    private static List<String> absolute(List<Path> files) {
+        return files.stream().map(path -> path.toAbsolutePath().toString()).toList();
     }
 
     private static Map<String, Object> message(String type, Object... fields) {

@@ -36,6 +36,14 @@ interface World {
     boolean launched();
 
     /**
+     * Tells whoever owns the run's files, the moment they exist, what this rank just created: a
+     * launcher that stops this JVM before it is ready (a signal, a start-up deadline) still knows
+     * what to remove.
+     */
+    default void created(List<Path> files) throws IOException {
+    }
+
+    /**
      * Announces this rank's validated parameters, environment and the files it created.
      *
      * @return false when another rank could not start, and this one must stop too
