@@ -103,15 +103,25 @@ def build(context: dict, per_rank: list[dict], incomplete: Optional[dict] = None
     }
 
 
+# What a run writes in its results directory, each name its run id and one of these; while a
+# file is written, a temporary name beside it (the final name, then TEMPORARY_SUFFIX's shape).
+RUN_FILE_SUFFIXES = (".ranks.csv", ".json")
+TEMPORARY_SUFFIX = ".{}.tmp"
+TEMPORARY_TOKEN_BYTES = 4
+# The longest run id whose files a POSIX file system can name (NAME_MAX, 255 bytes).
+LONGEST_RUN_ID = 255 - max(map(len, RUN_FILE_SUFFIXES)) - len(TEMPORARY_SUFFIX.format("x" * 2 * TEMPORARY_TOKEN_BYTES))
+
+
 def exists(run_id: str, results_dir: str) -> bool:
-    """Whether a run of that name is in the results directory already."""
-    return os.path.exists(os.path.join(results_dir, run_id + ".json"))
+    """Whether any file of a run of that name is in the results directory already: a run's
+    per-rank file alone (left by a run killed as it wrote) takes the name as surely as its JSON."""
+    return any(os.path.lexists(os.path.join(results_dir, run_id + suffix)) for suffix in RUN_FILE_SUFFIXES)
 
 
 def _write_new(path: str, fill) -> None:
     """Writes a file that must not exist yet, whole or not at all: a temporary file beside it,
     then a link to the final name, which fails rather than replace another run's file."""
-    temporary = f"{path}.{secrets.token_hex(4)}.tmp"
+    temporary = path + TEMPORARY_SUFFIX.format(secrets.token_hex(TEMPORARY_TOKEN_BYTES))
     try:
         with open(temporary, "x", newline="") as out:
             fill(out)
@@ -129,7 +139,8 @@ def _write_new(path: str, fill) -> None:
 
 def write(run: dict, results_dir: str) -> str:
     """Writes <run-id>.ranks.csv and then <run-id>.json, each atomically and never over an
-    existing file; returns the JSON's path."""
+    existing file; returns the JSON's path. Where the JSON cannot be written, the per-rank file
+    written just before it goes too: a half of a run would take its name."""
     os.makedirs(results_dir, exist_ok=True)
     stem = os.path.join(results_dir, run["run_id"])
 
@@ -143,7 +154,11 @@ def write(run: dict, results_dir: str) -> str:
         out.write("\n")
 
     _write_new(stem + ".ranks.csv", fill_csv)
-    _write_new(stem + ".json", fill_json)
+    try:
+        _write_new(stem + ".json", fill_json)
+    except BaseException:
+        os.unlink(stem + ".ranks.csv")
+        raise
     return stem + ".json"
 
 

@@ -6,6 +6,8 @@ reduction (`jiobench.reduce`), and writes the run file and the summary at the en
 """
 from __future__ import annotations
 
+import json
+import shutil
 import sys
 import tempfile
 import time
@@ -90,23 +92,48 @@ class Collector:
 
     def finish(self, incomplete: Optional[dict] = None) -> str:
         """Writes the run file (marked incomplete, with what stopped it, when given) and prints the
-        summary and the run file's path, the last line of a run's output."""
-        if incomplete is not None:
-            print(ending_line(incomplete, len(self.phases)), file=sys.stderr, flush=True)
+        summary and the run file's path, the last line of a run's output. The file is written
+        before anything is printed: the output may be gone (a killed mpirun took it)."""
         run = runfile.build(self.context, self.records, incomplete, self.stopped)
-        # Written before anything is printed: the output may be gone (a killed mpirun took it).
+        path = self.write(run)
+        try:
+            if incomplete is not None:
+                print(ending_line(incomplete, len(self.phases)), file=sys.stderr, flush=True)
+            if self.misplaced:
+                print(f"jiobench: error: {self.misplaced}", file=sys.stderr, flush=True)
+            if path is None:
+                json.dump(run, sys.stderr)
+                print(file=sys.stderr, flush=True)
+            print(file=self.out)
+            print(table.summary_table(run["summary"]), file=self.out)
+            notes = table.summary_notes(run["summary"], run["auto"], run["noise"])
+            if notes:
+                print(notes, file=self.out)
+            print(path or "", file=self.out, flush=True)
+        except OSError:
+            pass  # the output is gone; the run file is where self.misplaced says
+        return path
+
+    def write(self, run: dict) -> Optional[str]:
+        """Writes the run file where it was asked for; where it cannot (the file system full or gone
+        since the run was checked), in a new directory of the temporary directory; where neither
+        can hold it, nowhere, and self.misplaced says the JSON follows on standard error. A run's
+        measurements go somewhere, and the user is told where."""
         results = self.context["parameters"]["results"]
         try:
-            path = runfile.write(run, results)
+            return runfile.write(run, results)
         except OSError as problem:
-            # Full or gone since the run was checked: the measurements go elsewhere, not nowhere.
-            path = runfile.write(run, tempfile.gettempdir())
-            self.misplaced = f"cannot write the run file in {results} ({problem.strerror or problem}): written to {path}"
-            print(f"jiobench: error: {self.misplaced}", file=sys.stderr, flush=True)
-        print(file=self.out)
-        print(table.summary_table(run["summary"]), file=self.out)
-        notes = table.summary_notes(run["summary"], run["auto"], run["noise"])
-        if notes:
-            print(notes, file=self.out)
-        print(path, file=self.out, flush=True)
+            first = f"cannot write the run file in {results} ({problem.strerror or problem})"
+        try:
+            refuge = tempfile.mkdtemp(prefix="jiobench-run-file-")
+            try:
+                path = runfile.write(run, refuge)
+            except OSError:
+                shutil.rmtree(refuge, ignore_errors=True)
+                raise
+        except OSError as problem:
+            self.misplaced = (f"{first}, nor in {tempfile.gettempdir()} ({problem.strerror or problem}): "
+                              "its JSON follows on standard error")
+            return None
+        self.misplaced = f"{first}: written to {path}"
         return path
