@@ -3,16 +3,21 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
-# What a user (Ctrl-C, kill, a terminal closing) or a batch system sends to stop a run.
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+# What a user (Ctrl-C, Ctrl-\\, kill, a terminal closing) or a batch system sends to stop a run.
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT)
 # How `jiobench run` passes a stop on to the ranks: the one signal every MPI launcher forwards
 # and survives.
 PASSED_ON_STOP = signal.SIGUSR1
 # Where the ranks on this host read which signal `jiobench run` got before passing it on.
 STOP_NOTE_VARIABLE = "JIOBENCH_STOP_NOTE"
+
+# After a stop was passed on to the MPI launcher: how long the ranks get before the launcher is
+# told to end them, and then before everything of the run still alive is killed.
+STOP_SECONDS, KILL_SECONDS = 10.0, 15.0
 
 # Fields of /proc/PID/stat after the command's closing parenthesis.
 STATE, PARENT, SESSION = 0, 1, 3
@@ -64,3 +69,17 @@ def kill(pids) -> None:
             os.kill(pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+
+
+def escalate(launcher_alive: Callable[[], bool], signal_launcher: Callable[[int], None],
+             kill_session: Callable[[], None]) -> None:
+    """Once a stop was passed on to the MPI launcher: a SIGTERM to it after STOP_SECONDS (the
+    ranks had their chance to end their phase), and the launcher's whole session killed after
+    KILL_SECONDS. Returns as soon as the launcher has ended."""
+    started = time.monotonic()
+    for seconds, last_step in ((STOP_SECONDS, lambda: signal_launcher(signal.SIGTERM)), (KILL_SECONDS, kill_session)):
+        while launcher_alive() and time.monotonic() - started < seconds:
+            time.sleep(0.1)
+        if not launcher_alive():
+            return
+        last_step()
