@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import resource
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,8 @@ class Mistake:
     words: str  # what the one line must say
     ranks: int = 2
     setup: Optional[Callable[[Path], None]] = None
+    environment: Optional[dict] = None  # variables set for `jiobench run`
+    limits: Optional[dict] = None  # resource: (soft, hard), as ulimit sets them
 
 
 def make_dir(name):
@@ -43,10 +46,10 @@ def make_fifo(name):
     return lambda scratch: os.mkfifo(scratch / name)
 
 
-def make_run_file(name):
+def make_run_file(name, suffix=".json"):
     def setup(scratch):
         (scratch / "results").mkdir()
-        (scratch / "results" / f"{name}.json").write_text("{}")
+        (scratch / "results" / f"{name}{suffix}").write_text("{}")
     return setup
 
 
@@ -69,11 +72,30 @@ MISTAKES = [
     Mistake("run-id-empty", ["--run-id", "", "--", *RUN], "--run-id '' is not a name"),
     Mistake("run-id-taken", ["--run-id", "mine", "--", *RUN, "--results", "{dir}/results"],
             "--run-id mine: {dir}/results already holds a run of that name", setup=make_run_file("mine")),
+    Mistake("run-id-taken-by-a-per-rank-file", ["--run-id", "mine", "--", *RUN, "--results", "{dir}/results"],
+            "--run-id mine: {dir}/results already holds a run of that name",
+            setup=make_run_file("mine", ".ranks.csv")),
+    Mistake("run-id-too-long-to-name-a-file", ["--run-id", "r" * 250, "--", *RUN],
+            "--run-id of 250 characters: the run's files could not be named (at most 232)"),
     Mistake("java-missing", ["--java", "/nonexistent/java", "--", *RUN], "cannot start /nonexistent/java"),
     Mistake("java-that-is-no-java", ["--java", "/bin/true", "--", *RUN], "/bin/true exited without running the jiobench runner"),
     Mistake("jvm-args-that-end-the-jvm", ["--jvm-args=-version", "--", *RUN], "exited without running the jiobench runner"),
     Mistake("heap-too-small-to-start", ["--jvm-args=-Xmx1k", "--", *RUN], "Too small maximum heap"),
     Mistake("path-not-utf8", ["--", *RUN, "-o", "{dir}/bad\udcff.dat"], "bytes that are not UTF-8"),
+    Mistake("path-not-ascii-under-the-c-locale", ["--", *RUN, "-o", "{dir}/café.dat"],
+            "-o {dir}/café.dat: the name is not ASCII and the JVM would read it under LC_ALL=C, which is not UTF-8",
+            environment={"LC_ALL": "C"}),
+    # This node's limits, as ulimit sets them.
+    Mistake("descriptors-too-few-for-the-launcher", ["--", *RUN], "the open-files limit (ulimit -n) is 20, and 2 ranks on "
+            "this node need about 60 (the MPI launcher keeps pipes for each rank): its hard limit is 20",
+            limits={resource.RLIMIT_NOFILE: (20, 20)}),
+    Mistake("descriptors-below-a-higher-hard-limit", ["--", *RUN], "the open-files limit (ulimit -n) is 32, and 2 ranks "
+            "on this node need about 60 (the MPI launcher keeps pipes for each rank): raise it (ulimit -n 60)",
+            limits={resource.RLIMIT_NOFILE: (32, 4096)}),
+    Mistake("address-space-too-small-for-the-jvm", ["--jvm-args=-Xmx1g", "--", *RUN],
+            "the virtual memory limit (ulimit -v) is 2097152 KiB, and each rank's JVM reserves about 3312 MiB of address "
+            "space at its start (a heap of 1024 MiB, its class space and code cache): lift the limit",
+            limits={resource.RLIMIT_AS: (2 << 30, 2 << 30)}),
     # The per-rank options.
     Mistake("unknown-approach", ["--", "-a", "nope"], "unknown approach 'nope'"),
     Mistake("empty-approach-at-the-end", ["--", "-a", "raw-bytes,,"], "names an empty approach"),
@@ -148,11 +170,18 @@ def snapshot(directory: Path) -> list[tuple]:
                   for p in directory.rglob("*") if not p.is_symlink())
 
 
-def run_jiobench(args: list[str], ranks: int, cwd: Path) -> subprocess.CompletedProcess:
+def run_jiobench(args: list[str], ranks: int, cwd: Path, environment: Optional[dict] = None,
+                 limits: Optional[dict] = None) -> subprocess.CompletedProcess:
     if "-n" not in args[:args.index("--") if "--" in args else len(args)]:
         args = ["-n", str(ranks), *args]
     encoded = [os.fsencode(arg) for arg in args]
-    return run_bounded([os.fsencode(str(JIOBENCH)), b"run", *encoded], timeout=120, cwd=cwd)
+
+    def set_limits():
+        for limit, values in (limits or {}).items():
+            resource.setrlimit(limit, values)
+
+    return run_bounded([os.fsencode(str(JIOBENCH)), b"run", *encoded], timeout=120, cwd=cwd,
+                       env=dict(os.environ, **(environment or {})), preexec_fn=set_limits)
 
 
 @pytest.mark.parametrize("mistake", MISTAKES, ids=[m.id for m in MISTAKES])
@@ -165,7 +194,7 @@ def test_a_mistake_is_one_line_and_exit_two_and_changes_nothing(tmp_path, mistak
     if "--" in args and not any(arg in ("-o", "--file") for arg in args):
         args += ["-o", str(scratch / "f.dat")]
     before = snapshot(scratch)
-    done = run_jiobench(args, mistake.ranks, scratch)
+    done = run_jiobench(args, mistake.ranks, scratch, mistake.environment, mistake.limits)
     stderr = done.stderr.decode("utf-8", "replace")
     assert done.returncode == 2, f"exit {done.returncode}\n{stderr}"
     lines = stderr.strip().splitlines()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -18,6 +19,7 @@ from typing import Optional
 import pytest
 
 from conftest import EVERY_LAUNCH_PATH, JIOBENCH
+from jiobench.run import collect
 
 
 class Job:
@@ -43,13 +45,16 @@ class Job:
             time.sleep(0.05)
         self.note_members()
 
+    def children(self) -> list[int]:
+        return [int(pid) for pid in subprocess.run(["ps", "-o", "pid=", "--ppid", str(self.process.pid)],
+                                                   capture_output=True, text=True).stdout.split()]
+
     def members(self) -> list[int]:
-        """Processes of the run: jiobench run's child (the MPI launcher) and everything in its session."""
-        children = subprocess.run(["ps", "-o", "pid=", "--ppid", str(self.process.pid)], capture_output=True,
-                                  text=True).stdout.split()
+        """Processes of the run: jiobench run's children (the MPI launcher, the guardian) and
+        everything in their sessions."""
         found = []
-        for child in children:
-            found += subprocess.run(["ps", "-o", "pid=", "--sid", child], capture_output=True,
+        for child in self.children():
+            found += subprocess.run(["ps", "-o", "pid=", "--sid", str(child)], capture_output=True,
                                     text=True).stdout.split()
         return [int(pid) for pid in found]
 
@@ -136,6 +141,81 @@ def test_a_signal_the_moment_the_launcher_starts_stops_it_and_every_rank(tmp_pat
     assert not (tmp_path / "f.dat").exists()
 
 
+def test_a_signal_in_the_first_seconds_removes_the_file_the_run_created(tmp_path):
+    """Ctrl-C while the ranks start: after a JVM created the test file and before every rank is
+    ready, the file goes with the run (it was left 8 times in 8, and the next run refused it)."""
+    for delay in (0.0, 0.05, 0.2):  # after the file appears
+        job = Job(tmp_path, *SLOW, "-o", str(tmp_path / "f.dat"))
+        while not (tmp_path / "f.dat").exists():
+            assert job.process.poll() is None, job.process.stderr.read()
+            time.sleep(0.002)
+        time.sleep(delay)
+        job.note_members()
+        job.process.send_signal(signal.SIGINT)
+        code, stderr, _ = job.finish()
+        assert code == 128 + signal.SIGINT, stderr
+        assert "Traceback" not in stderr, stderr
+        assert not (tmp_path / "f.dat").exists(), f"the file the run created is left after a stop at {delay} s: {stderr}"
+        job.assert_nothing_left()
+        for run_file in job.results.glob("*"):
+            run_file.unlink()
+
+
+def test_a_kill_9_of_jiobench_run_ends_the_run_as_a_stop_does(tmp_path):
+    """`jiobench run` killed outright (kill -9, the OOM killer) cannot pass a stop on: its
+    guardian does, so the ranks end their phase, write the run file and remove the test file,
+    and nothing of the run, nor its notes, outlives it."""
+    notes = tmp_path / "tmp"
+    notes.mkdir()
+    job = Job(tmp_path, *SLOW, "-o", str(tmp_path / "f.dat"), env=dict(os.environ, TMPDIR=str(notes)))
+    job.wait_for(RAW_BYTES_DONE)
+    time.sleep(3)  # data-stream's JVMs started and in their first phase
+    job.note_members()
+    assert len(job.jvms()) == 2
+    job.process.kill()
+    job.finish()
+    deadline = time.monotonic() + 20
+    while any(Path(f"/proc/{pid}").exists() for pid in job.seen) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    job.assert_nothing_left()
+    run = job.run_file()
+    assert run["incomplete"]["reason"] == "stopped" and run["incomplete"]["signal"] == "SIGKILL", run["incomplete"]
+    assert len(run["phases"]) == 4
+    assert not (tmp_path / "f.dat").exists()
+    assert list(notes.iterdir()) == [], "the run's notes are removed"
+
+
+def test_bytes_that_are_not_utf8_in_a_jvm_s_output_are_passed_on(tmp_path):
+    """A JVM's output is relayed as bytes: a byte that is no UTF-8 once stopped the relay, the
+    JVM then blocked on a full pipe and the run waited out its start-up deadline."""
+    env = dict(os.environ, JAVA_TOOL_OPTIONS="-Dx=\udcff -Xlog:gc*=trace:stderr")
+    done = subprocess.run([str(JIOBENCH), "run", "-n", "2", "--start-timeout", "30", "--", "-a", "raw-bytes", "-b", "4MiB",
+                           "-t", "1MiB", "-i", "1", "-o", str(tmp_path / "f.dat"), "--results", str(tmp_path / "results")],
+                          env={key: os.fsencode(value) for key, value in env.items()}, capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert b"Traceback" not in done.stderr, done.stderr[-2000:]
+    assert b"-Dx=\xff" in done.stderr, "the JVM's own line is passed on, byte for byte"
+    assert not (tmp_path / "f.dat").exists()
+
+
+def test_a_java_wrapper_that_ignores_stops_is_ended_at_the_start_timeout(tmp_path):
+    """A wrapper that ignores signals and waits in a child of its own: the whole group of the
+    JVM is ended at --start-timeout, not its leader alone (its child held the output open for
+    half a minute)."""
+    java = tmp_path / "java"
+    java.write_text('#!/bin/sh\ntrap "" TERM INT HUP USR1\necho waiting\nsleep 600\n')
+    java.chmod(0o755)
+    started = time.monotonic()
+    job = Job(tmp_path, "-a", "c-posix", "-b", "1MiB", "-o", str(tmp_path / "f.dat"),
+              env=dict(os.environ, JIOBENCH_JAVA=str(java)), own=["--start-timeout", "5"])
+    job.note_members()
+    code, stderr, _ = job.finish()
+    assert code == 1, stderr
+    assert time.monotonic() - started < 15, f"answered after {time.monotonic() - started:.1f} s: {stderr}"
+    assert "not ready within --start-timeout 5 s; its JVM printed: waiting" in stderr, stderr
+    job.assert_nothing_left()
+
+
 def test_a_killed_jvm_ends_the_run_naming_its_rank_and_phase(tmp_path):
     job = Job(tmp_path, *SLOW, "-D", "3", "-o", str(tmp_path / "f.dat"))
     job.wait_for(RAW_BYTES_DONE)
@@ -185,8 +265,7 @@ def test_a_killed_mpirun_leaves_the_ranks_to_end_the_run_on_their_own(tmp_path):
     job.wait_for(RAW_BYTES_DONE)
     time.sleep(3)  # data-stream's JVMs started and in their first phase
     job.note_members()
-    (mpirun,) = [int(pid) for pid in subprocess.run(["ps", "-o", "pid=", "--ppid", str(job.process.pid)],
-                                                    capture_output=True, text=True).stdout.split()]
+    (mpirun,) = [pid for pid in job.children() if b"jiobench.run.guardian" not in Path(f"/proc/{pid}/cmdline").read_bytes()]
     os.kill(mpirun, signal.SIGKILL)
     code, stderr, _ = job.finish()
     assert code == 128 + signal.SIGKILL and "mpirun was killed by SIGKILL" in stderr, stderr
@@ -282,10 +361,42 @@ def test_a_full_results_directory_puts_the_run_file_elsewhere_and_says_where(tmp
     try:
         run = json.loads(written.read_text())
         assert run["incomplete"] is None and len(run["phases"]) == 4
+        assert sorted(path.name for path in written.parent.iterdir()) == [f"{run['run_id']}{suffix}" for suffix in (
+            ".json", ".ranks.csv")], "a directory of its own, which no file planted in the temporary directory blocks"
     finally:
-        written.unlink()
-        written.with_suffix(".ranks.csv").unlink(missing_ok=True)
+        shutil.rmtree(written.parent)
     job.assert_nothing_left()
+
+
+def test_a_run_file_that_no_directory_can_hold_follows_on_standard_error(jiobench, tmp_path, tmpfs, monkeypatch,
+                                                                         capsys):
+    """The results directory and the temporary directory both full: rank 0's collector says so,
+    leaves no half of the run file, and writes its JSON on standard error, where the user's log
+    keeps it (the run then exits 1, as a misplaced run file does). A real run's records are fed
+    to it as the launcher feeds them; the temporary directory is the one Python's tempfile uses."""
+    measured = jiobench("-a", "calibrate", "-b", "4MiB", "-t", "1MiB", "--calibrate-rate", "64MiB", "-i", "1")
+    assert measured.code == 0, measured
+    results, temporary = tmpfs("full-results", "1m"), tmpfs("full-tmp", "1m")
+    fill(results)
+    fill(temporary)
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    run = measured.file
+    environment = run["environment"]
+    context = dict({key: environment[key] for key in ("ranks", "launcher", "command_line", "mpi", "ranks_per_host")},
+                   environment=environment, started=run["started"], run_id=run["run_id"],
+                   parameters=dict(run["parameters"], results=str(results)))
+    with open(os.devnull, "w") as quiet:
+        collector = collect.Collector(context, out=quiet)
+        for start in range(0, len(run["per_rank"]), 2):
+            collector.phase(run["per_rank"][start:start + 2])
+        assert collector.finish() is None
+    stderr = capsys.readouterr().err
+    assert f"jiobench: error: cannot write the run file in {results} (No space left on device), nor in " \
+           f"{temporary} (No space left on device): its JSON follows on standard error" in stderr, stderr
+    again = json.loads(stderr.splitlines()[1])
+    assert again["phases"] == run["phases"] and again["per_rank"] == run["per_rank"]
+    assert sorted(path.name for path in results.iterdir()) == ["filler"], "no half of the run file is left"
+    assert sorted(path.name for path in temporary.iterdir()) == ["filler"]
 
 
 def test_of_two_runs_started_on_one_file_only_one_writes_it(tmp_path):

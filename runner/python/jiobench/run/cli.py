@@ -19,19 +19,17 @@ from typing import Optional
 
 from ..errors import OneLineParser, UsageError, error
 from ..launchpaths import DEFAULT, LAUNCH_PATHS, is_mpj
+from ..model import runfile
 from ..paths import HOME, JAR
-from . import mpi, mpj
+from . import guardian, limits, mpi, mpj
 from .launching import available_memory
-from .processes import STOP_NOTE_VARIABLE, STOP_SIGNALS, kill, session_members
+from .processes import KILL_SECONDS, STOP_NOTE_VARIABLE, STOP_SIGNALS, escalate, kill, session_members
 from .request import RunRequest
 
 HELP_FLAGS = {"-h", "--help", "-V", "--version"}
 RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 # Options whose value is itself a list of options ('-Xmx4g ...'): argparse would take it for one.
 OPTIONS_WITH_OPTION_VALUES = ("--jvm-args", "--launcher-args")
-# After a stop was passed on: how long the ranks get before the launcher is told to end them,
-# and then before everything of the run still alive is killed.
-STOP_SECONDS, KILL_SECONDS = 10.0, 15.0
 # A day: longer is no deadline at all, and the clock's waits cannot hold one of infinity.
 LONGEST_START_TIMEOUT = 86400.0
 # After the run's last word (its exit code): how long the MPI launcher has to end. It waits for
@@ -57,16 +55,6 @@ def split_words(option: str, value: str) -> list[str]:
         return shlex.split(value)
     except ValueError as problem:
         raise UsageError(f"{option} {value!r}: {problem}") from None
-
-
-def check_utf8(runner_args: list[str]) -> None:
-    """A path with bytes that are not UTF-8 reaches the JVM under another name."""
-    for index, arg in enumerate(runner_args):
-        if any("\udc80" <= ch <= "\udcff" for ch in arg):
-            option = runner_args[index - 1] if index and runner_args[index - 1].startswith("-") else arg
-            shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-            raise UsageError(f"{option}: {shown!r} holds bytes that are not UTF-8, which the JVM cannot name "
-                            "faithfully: rename the file or directory")
 
 
 def check_rank_count(ranks: int) -> None:
@@ -111,10 +99,14 @@ class Job:
 
     def __init__(self, command: list[str], ranks: int, start_timeout: float):
         self.notes = tempfile.mkdtemp(prefix="jiobench-run-")
-        self.stop_note = os.path.join(self.notes, "stop-signal")
+        self.stop_note = os.path.join(self.notes, guardian.STOP_NOTE)
         env = dict(os.environ, **{STOP_NOTE_VARIABLE: self.stop_note})
         self.process = subprocess.Popen(command, start_new_session=True, env=env, stdout=subprocess.PIPE,
                                         stderr=subprocess.PIPE)
+        # Ends the run should this process die unannounced (jiobench.run.guardian).
+        self.guardian = subprocess.Popen([sys.executable, "-m", "jiobench.run.guardian", str(self.process.pid),
+                                          self.notes], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.DEVNULL, start_new_session=True, text=True)
         self.stop_signal: Optional[int] = None
         self.run_exit_code: Optional[int] = None
         self.stop_said = False
@@ -190,12 +182,7 @@ class Job:
             pass
 
     def escalate(self) -> None:
-        time.sleep(STOP_SECONDS)
-        if self.process.poll() is None:
-            self.signal_launcher(signal.SIGTERM)
-        time.sleep(KILL_SECONDS - STOP_SECONDS)
-        if self.process.poll() is None:
-            self.kill_session()
+        escalate(lambda: self.process.poll() is None, self.signal_launcher, self.kill_session)
 
     def session_members(self) -> list[int]:
         """Processes still in the job's session: launchers, JVMs, MPI daemons."""
@@ -219,6 +206,7 @@ class Job:
             time.sleep(0.1)
         self.kill_session()
         shutil.rmtree(self.notes, ignore_errors=True)
+        self.guardian.communicate(guardian.DONE)
         return code
 
 
@@ -258,6 +246,9 @@ def run(argv: list[str]) -> int:
         if options.run_id is not None and not RUN_ID.fullmatch(options.run_id):
             raise UsageError(f"--run-id {options.run_id!r} is not a name: letters, digits, '.', '_' and '-', "
                             "starting with a letter or digit")
+        if options.run_id is not None and len(options.run_id) > runfile.LONGEST_RUN_ID:
+            raise UsageError(f"--run-id of {len(options.run_id)} characters: the run's files could not be named "
+                            f"(at most {runfile.LONGEST_RUN_ID})")
         if not JAR.is_file():
             raise UsageError(f"the runner is not built ({JAR} is missing): run 'make build' in {HOME}")
         request = RunRequest(ranks=options.ranks, launcher=options.launcher,
@@ -265,10 +256,11 @@ def run(argv: list[str]) -> int:
                              jvm_args=tuple(split_words("--jvm-args", options.jvm_args)), java=options.java,
                              jar=str(JAR), run_id=options.run_id, command_line=("jiobench", "run", *argv),
                              runner_args=tuple(runner_args), start_timeout=options.start_timeout)
-        check_utf8(runner_args)
+        limits.check_utf8(runner_args)
         if HELP_FLAGS.intersection(runner_args):
             return subprocess.call(request.jvm_command())
         check_rank_count(options.ranks)
+        limits.check(None if "SLURM_JOB_ID" in os.environ else options.ranks, request.jvm_args, runner_args)
         command = None if is_mpj(options.launcher) else launch_command(request)
     except UsageError as mistake:
         return error(str(mistake))
