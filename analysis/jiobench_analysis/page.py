@@ -18,8 +18,8 @@ from jiobench.model import stats
 from .figures import DrawnFigure, figure_slice
 from .points import NOT_MEASURED, OPS
 from .sweeps import Shortfall, shortfall_line
-from .tables import (NOISY, NOISY_NOTE, SHORT_MARK, SHORT_NOTE, STATISTICS_NOTE, STONEWALL_MARK, STONEWALL_NOTE,
-                     Cells, bandwidth_cells, format_parameter, median_interval_cell, phase_cells, ratio_cell,
+from .tables import (NOISY, NOISY_NOTE, OVERRUN_MARK, SHORT_MARK, SHORT_NOTE, STATISTICS_NOTE, STONEWALL_MARK,
+                     STONEWALL_NOTE, Cells, bandwidth_cells, format_parameter, median_interval_cell, phase_cells, ratio_cell,
                      ratio_explanation)
 from .units import format_rate, format_ratio, format_ratio_interval, plural
 
@@ -113,6 +113,10 @@ def _status(runs: Sequence[dict], points: pd.DataFrame, phases: pd.DataFrame,
     if stonewalled:
         badges.append(f'<span class="badge warn">{STONEWALL_MARK} {plural(stonewalled, "point")} stonewalled '
                       f"(hollow markers): stopped at the deadline</span>")
+    overran = int((points["overran_deadline"] > 0).sum())
+    if overran:
+        badges.append(f'<span class="badge warn">{OVERRUN_MARK} {plural(overran, "point")} overran the deadline: '
+                      "a pause (a stopped or starved rank, a hung file system) is in their rate</span>")
     short = int(points["short"].sum())
     if short:
         badges.append(f'<span class="badge warn">{SHORT_MARK} {plural(short, "point")} short: phases under 50 ms'

@@ -25,7 +25,7 @@ from .page import render
 from .points import approach_order, bandwidth_points, phase_rows, varied_parameters
 from .runs import SCHEMA, ReportError, load_runs
 from .sweeps import presets, shortfall_line, shortfalls
-from .tables import NOISY_NOTE, SHORT_NOTE, STONEWALL_MARK, VERDICT_RULE, write_tables
+from .tables import NOISY_NOTE, OVERRUN_NOTE, SHORT_NOTE, STONEWALL_MARK, VERDICT_RULE, write_tables
 from .terminal import summary_table, text_table, wrap
 from .units import plural
 
@@ -111,6 +111,7 @@ def make_report(inputs: Sequence[str], out_dir: Path) -> Path:
                          f"interval (BCa bootstrap) and verdict: {VERDICT_RULE}" if reference else "")
                       + (f"; {STONEWALL_MARK} stonewalled: the phase stopped at its deadline"
                          if points["stonewalled"].any() else "")
+                      + (f"; {OVERRUN_NOTE}" if (points["overran_deadline"] > 0).any() else "")
                       + (f"; {SHORT_NOTE}" if points["short"].any() else ".")))
     if points["noisy"].any():
         print(wrap(NOISY_NOTE))

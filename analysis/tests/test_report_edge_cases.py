@@ -134,7 +134,9 @@ def test_a_phase_that_overran_its_deadline_is_marked_in_every_table(tmp_path):
         ("raw-bytes", "write"): 0, ("raw-bytes", "read"): 0, ("encode-decode", "write"): 1,
         ("encode-decode", "read"): 0}
     (row,) = [line for line in done.stdout.splitlines() if line.startswith("encode-decode  write")]
+    assert "§ overran its deadline" in " ".join(done.stdout.split()), done.stdout
     assert "§" in row and "overran deadline" in row, done.stdout
+    assert "§ 1 point overran the deadline" in (tmp_path / "out" / "report.html").read_text()
 
 
 def test_run_files_from_before_the_overrun_mark_still_report(tmp_path):
