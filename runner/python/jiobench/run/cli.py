@@ -14,7 +14,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from typing import Optional
 
 from ..errors import OneLineParser, UsageError, error
@@ -23,7 +22,8 @@ from ..model import runfile
 from ..paths import HOME, JAR
 from . import guardian, limits, mpi, mpj
 from .launching import available_memory
-from .processes import KILL_SECONDS, STOP_NOTE_VARIABLE, STOP_SIGNALS, escalate, kill, session_members
+from .processes import (KILL_SECONDS, STOP_NOTE_VARIABLE, STOP_SIGNALS, end_session, escalate, kill,
+                        session_members)
 from .request import RunRequest
 
 HELP_FLAGS = {"-h", "--help", "-V", "--version"}
@@ -201,10 +201,7 @@ class Job:
             relay.join(timeout=1 if self.lingered else KILL_SECONDS)
         if (code == 0 or self.lingered) and self.run_exit_code is not None:
             code = self.run_exit_code
-        deadline = time.monotonic() + KILL_SECONDS
-        while self.session_members() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        self.kill_session()
+        end_session(self.process.pid)
         shutil.rmtree(self.notes, ignore_errors=True)
         self.guardian.communicate(guardian.DONE)
         return code

@@ -14,10 +14,9 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-import time
 from pathlib import Path
 
-from .processes import KILL_SECONDS, PASSED_ON_STOP, SESSION, escalate, kill, session_members, stat
+from .processes import PASSED_ON_STOP, SESSION, STATE, end_session, escalate, kill, session_members, stat
 
 DONE = "done"
 STOP_NOTE = "stop-signal"
@@ -29,7 +28,7 @@ def leads_session(pid: int) -> bool:
     """Whether the launcher runs still, as the leader of the session it was started in (a pid
     taken since by another process leads no session of that number)."""
     fields = stat(pid)
-    return fields is not None and fields[0] != "Z" and int(fields[SESSION]) == pid
+    return fields is not None and fields[STATE] != "Z" and int(fields[SESSION]) == pid
 
 
 def signal_launcher(pid: int, number: int) -> None:
@@ -51,10 +50,7 @@ def end_run(launcher: int, notes: Path) -> None:
     signal_launcher(launcher, PASSED_ON_STOP)
     escalate(lambda: leads_session(launcher), lambda number: signal_launcher(launcher, number),
              lambda: kill(session_members(launcher)))
-    deadline = time.monotonic() + KILL_SECONDS
-    while session_members(launcher) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    kill(session_members(launcher))
+    end_session(launcher)
     shutil.rmtree(notes, ignore_errors=True)
 
 

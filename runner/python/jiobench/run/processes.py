@@ -83,3 +83,12 @@ def escalate(launcher_alive: Callable[[], bool], signal_launcher: Callable[[int]
         if not launcher_alive():
             return
         last_step()
+
+
+def end_session(session: int) -> None:
+    """What is left of a launcher's session once the launcher ended (ranks orphaned by it get the
+    grace to write what they have): killed after KILL_SECONDS."""
+    deadline = time.monotonic() + KILL_SECONDS
+    while session_members(session) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    kill(session_members(session))
