@@ -4,14 +4,15 @@ phase, the run context, the files between forks and at the end, the ending and i
 A transport (`jiobench.run.rank` under mpirun, mpiexec or srun; `jiobench.run.mpj` under MPJ
 Express) starts one task's JVMs on every rank and yields what happens in one vocabulary of events:
 
-- ready: every rank's JVM is up (`ready`: its ready message; `memory`: each rank's plan and its
-  host's available bytes; `files`, where the transport sees every rank's: each rank's inode
-  number of the test file); the driver answers with a refusal (one line) or None;
+- ready: every rank's JVM is up (`ready`: its ready message; on rank 0, `memory`: each rank's
+  plan and its host's available bytes, and `files`, where the ranks are on several hosts: each
+  rank's inode number of the test file); the driver answers with a refusal (one line) or None;
 - started: the checks passed on every rank, the first phase comes next (`run_id`: the run's
   name where --run-id gives none, the same on every rank);
 - error: the JVMs did not start, or were refused (`exit`, `messages`, `rank` when one rank alone
   failed);
-- phase: one phase ended (`records`: every rank's);
+- phase: one phase ended (`records`: every rank's, where the transport gathers them, which the
+  driver answers with the phase they reduce to; elsewhere `phase`: that reduced phase);
 - repeat: -i auto asks which approaches go on (`fork`, `approaches`); the driver answers with
   the list, decided where the collector is;
 - finished: the task's JVMs are done (`exit`, `messages`: what went wrong);
@@ -19,9 +20,10 @@ Express) starts one task's JVMs on every rank and yields what happens in one voc
 
 Any event may carry `created`: what this rank's JVM created, which the run removes however it ends.
 
-Under mpi4py the driver runs on every rank alike: every rank collects the phases, so that a rank
-that survives lost ones can write the run file, and the transport's `writer` (rank 0 unless it
-was lost) prints and writes; under MPJ Express one driver speaks for every rank.
+Under mpi4py the driver runs on every rank alike: rank 0 collects the records, every other rank
+keeps the phases they reduce to, so that a rank that survives lost ones can write the run file,
+and the transport's `writer` (rank 0 unless it was lost) prints and writes; under MPJ Express one
+driver speaks for every rank.
 """
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from typing import Optional
+from typing import Iterable, Optional
 
 from ..model import repetitions, runfile
 from . import collect
@@ -73,13 +75,15 @@ def said_once(messages: list[str]) -> list[str]:
     return [line if line.startswith("jiobench") else f"jiobench: error: {line}" for line in lines if line]
 
 
-def memory_refusal(memory: list, hosts: list[str]) -> Optional[str]:
+def memory_refusal(memory: list, hosts: Iterable[str]) -> Optional[str]:
     """The ranks of each host need their JVMs' plans and their own overhead: more than the host
     has available is refused before anything runs. `memory` holds each rank's (plan, available)."""
     need: Counter = Counter()
     largest: Counter = Counter()  # the most one rank of the host needs
+    ranks: Counter = Counter()
     have: dict[str, int] = {}
     for host, (plan, available) in zip(hosts, memory):
+        ranks[host] += 1
         need[host] += (plan or 0) + RANK_OVERHEAD_BYTES
         largest[host] = max(largest[host], (plan or 0) + RANK_OVERHEAD_BYTES)
         if available is not None:
@@ -87,14 +91,14 @@ def memory_refusal(memory: list, hosts: list[str]) -> Optional[str]:
     for host, needed in need.items():
         if host in have and needed > have[host]:
             fit = have[host] // largest[host]
-            return (f"{hosts.count(host)} ranks on {host} need about {needed / 2 ** 30:.1f} GiB (their plans "
+            return (f"{ranks[host]} ranks on {host} need about {needed / 2 ** 30:.1f} GiB (their plans "
                     f"and JVMs), more than the {have[host] / 2 ** 30:.1f} GiB it has available: "
                     + (f"run at most {fit} per node, or " if fit else "")
                     + "shrink the plan (a lower -b or -s; with tiny transfers, whose offsets it holds, a larger -t)")
     return None
 
 
-def shared_file_refusal(identities: Optional[list], hosts: list[str], parameters: dict) -> Optional[str]:
+def shared_file_refusal(identities: Optional[list], hosts: Iterable[str], parameters: dict) -> Optional[str]:
     """The ranks of several hosts must see one file: a path local to each node (its /tmp) gives each
     host a file of its own, and each rank's read then checks what only its own host wrote.
     `identities` holds each rank's inode number of the file (None where it sees none); a shared
@@ -121,7 +125,7 @@ def run_id_refusal(request: RunRequest, ready: dict) -> Optional[str]:
     return None
 
 
-def run_context(request: RunRequest, ready: dict, hosts: list[str], mpi: dict, load_average: dict,
+def run_context(request: RunRequest, ready: dict, hosts: Iterable[str], mpi: dict, load_average: dict,
                 run_id: str) -> dict:
     """What the run file says of the run besides its phases."""
     per_host = dict(Counter(hosts))
@@ -129,7 +133,6 @@ def run_context(request: RunRequest, ready: dict, hosts: list[str], mpi: dict, l
     return {
         "parameters": ready["parameters"],
         "environment": environment,
-        "hosts": hosts,
         "ranks_per_host": per_host,
         "ranks": len(hosts),
         "launcher": request.launcher,
@@ -224,7 +227,8 @@ class Driver:
                 return 0
             elif kind == "phase":
                 if self.collector is not None:
-                    self.collector.phase(event["records"])
+                    reply = (self.collector.phase(event["records"]) if "records" in event
+                             else self.collector.add_phase(event["phase"]))
             elif kind == "repeat":
                 if self.collector is not None and self.writes():
                     reply = self.collector.another_repetition(event["fork"], event["approaches"])
@@ -257,7 +261,9 @@ class Driver:
         self.note_created(ready["created"])
         self.to_empty = files_to_empty(ready)
         self.keep = self.parameters["keep"]
-        return ((run_id_refusal(self.request, ready) if self.transport.rank == 0 else None)
+        if self.transport.rank != 0:
+            return None  # rank 0 checks for every rank
+        return (run_id_refusal(self.request, ready)
                 or shared_file_refusal(event.get("files"), self.transport.hosts, self.parameters)
                 or memory_refusal(event["memory"], self.transport.hosts))
 

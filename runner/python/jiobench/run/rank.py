@@ -7,6 +7,11 @@ rank also says how it stands (going on, stopped by a signal, failed), so a rank 
 stopped meets the others in whatever round they are in: all then end the run together and no rank
 is left waiting. The driver runs on every rank alike; rank 0's alone collects.
 
+What a rank sends or hears in a round does not grow with the rank count: the ranks' states meet in
+one reduction to the worst (their detail is asked for only when some rank cannot go on), what
+rank 0 needs of every rank is gathered to rank 0 alone, and every rank is told back only what it
+needs: rank 0's word, the reduced phase, the byte count of the block its JVM reads next.
+
 Started by `jiobench run` under mpirun, mpiexec or srun as
 `python -m jiobench.run.rank REQUEST-JSON` (jiobench.run.request).
 """
@@ -21,7 +26,7 @@ import subprocess
 import sys
 import threading
 import time
-from itertools import groupby
+from array import array
 from typing import Iterator, Optional
 
 import mpi4py
@@ -38,6 +43,7 @@ from .driver import FIRST, Driver
 from .launching import available_memory, load_average, ranks_on
 from .liveness import LOST_AFTER_SECONDS, Liveness, Lost, survivor_writing
 from .mpi import ALL_UP_MARKER, EXIT_CODE_MARKER, RANK_UP_MARKER
+from .placement import Placement
 from .request import RunRequest
 
 # Polling keeps a waiting launcher off the CPU its JVM (or another rank's) is measuring with;
@@ -51,18 +57,26 @@ LOOK_SECONDS = 0.05
 # FUSE client showed a file another node had just removed and created again for about a second.
 FILE_LOOKS, FILE_LOOK_SECONDS = 6, 0.5
 
-GO, STOPPED, FAILED = "go", "stopped", "failed"
+# A rank's state in a round, the worse the greater: one reduction to the greatest tells every rank
+# whether all go on.
+GO, STOPPED, FAILED = 0, 1, 2
+# How many of the ranks' messages at the end of a fork the run prints (each names its rank).
+MESSAGES_SAID = 10
 
 
-def quiet_barrier(comm, tend) -> None:
-    """A barrier that sleeps while it waits and looks at the other ranks (`tend`) as it does."""
-    request = comm.Ibarrier()
+def quiet_maximum(comm, values: list[int], tend) -> list[int]:
+    """The greatest of each value over every rank, reduced as a barrier would wait: asleep between
+    looks, and looking at the other ranks (`tend`) as it does. Every rank has handed in its values
+    when any has the result, so it synchronises the ranks as a barrier does."""
+    mine, greatest = array("q", values), array("q", values)
+    request = comm.Iallreduce(mine, greatest, op=MPI.MAX)
     looked = time.monotonic()
     while not request.Test():
         time.sleep(POLL_SECONDS)
         if time.monotonic() - looked > LOOK_SECONDS:
             tend()
             looked = time.monotonic()
+    return list(greatest)
 
 
 class OutputRelay(threading.Thread):
@@ -207,14 +221,13 @@ class RankJvm:
         return f"the JVM exited with code {code}"
 
 
-def describe_hosts(comm) -> tuple[list[str], str]:
-    """Hosts of all ranks, and the same as the runner reads them (LauncherWorld.hostsOf, from
-    which it works out whose block each rank reads under -C): each rank's host as a number, ranks
-    in a row on one host as one run, "0*2.1*2" for two nodes of two ranks each."""
-    hosts = comm.allgather(MPI.Get_processor_name())
-    numbers: dict[str, int] = {}
-    runs = [(host, len(list(ranks))) for host, ranks in groupby(numbers.setdefault(h, len(numbers)) for h in hosts)]
-    return hosts, ".".join(f"{host}*{count}" if count > 1 else str(host) for host, count in runs)
+def place_ranks(comm) -> Placement:
+    """Which node each rank is on: rank 0 hears every rank's host once and tells every rank the
+    placement, which takes a run of ranks a node where they are placed node by node."""
+    hosts = comm.gather(MPI.Get_processor_name(), root=0)
+    placement = Placement.of_hosts(hosts) if hosts is not None else None
+    names, runs = comm.bcast((placement.names, placement.runs) if placement else None, root=0)
+    return Placement(names, runs)
 
 
 def start_status(jvm: RankJvm, first: Optional[dict]) -> tuple[int, str, Optional[dict]]:
@@ -286,6 +299,21 @@ class RunEnds(Exception):
         self.event = {"type": ending["reason"], "ending": ending}
 
 
+def worst_ending(states: list[tuple]) -> dict:
+    """What ends the run, from every rank's (state, detail): a failure says more than the stop it
+    may have caused, so the first failed rank, else the first stopped one."""
+    rank, (state, detail) = max(enumerate(states), key=lambda item: (item[1][0], -item[0]))
+    return describe_ending(rank, state, detail)
+
+
+def answers_of(payloads: list[tuple]) -> tuple[Optional[int], Optional[list[int]]]:
+    """From every rank's (record, block read next) of a phase: the bytes each rank's JVM is told,
+    as (one count for all, None) where every block holds the same, else (None, each rank's)."""
+    moved = [record["bytes"] for record, _ in payloads]
+    answers = [moved[block] for _, block in payloads]
+    return (answers[0], None) if len(set(answers)) == 1 else (None, answers)
+
+
 class Ranks:
     """This rank's JVMs and its rounds with the other ranks, as events for the driver."""
 
@@ -294,7 +322,9 @@ class Ranks:
         self.request = request
         self.rank, self.size = comm.Get_rank(), comm.Get_size()
         self.who = f"rank {self.rank}"
-        self.hosts, self.host_runs = describe_hosts(comm)
+        self.host = MPI.Get_processor_name()
+        # Every rank's host, as `hosts[rank]` reads it, in the size of the node count.
+        self.hosts = place_ranks(comm)
         self.jvm: Optional[RankJvm] = None
         self.stop_signal: Optional[str] = None
         self.peer_failed = False  # another rank's JVM failed: this one's phase ends at once
@@ -313,10 +343,11 @@ class Ranks:
     def loads(self) -> dict[str, Optional[list[float]]]:
         """Every host's load average (launching.load_average), as its ranks see it now; this
         host's alone once ranks were lost."""
-        mine = (MPI.Get_processor_name(), load_average())
+        mine = (self.host, load_average())
         try:
             # Every host's, whatever stopped the run: only lost ranks leave it to this host's.
-            return dict(self.round(mine, status=(GO, None)))
+            loads = self.to_rank_0(mine, status=(GO, None))
+            return self.comm.bcast(dict(loads) if loads is not None else None, root=0)
         except RunEnds:
             return dict([mine])
 
@@ -361,23 +392,33 @@ class Ranks:
             return GO, None
         return STOPPED, {"signal": self.stop_signal, "phase": self.jvm.phase if self.jvm else None}
 
-    def round(self, payload=None, status: Optional[tuple] = None) -> list:
-        """One exchange with every rank: each says how it stands and hands in a payload; every
-        rank's payload, or RunEnds when some rank cannot go on."""
+    def round(self, status: Optional[tuple] = None, most: int = 0) -> int:
+        """One exchange with every rank, in which each says how it stands: RunEnds on every rank
+        when some rank cannot go on, else the greatest `most` any rank handed in."""
         if self.lost is not None:
             raise RunEnds(self.lost)
-        quiet_barrier(self.comm, self.tend)
-        results = self.comm.allgather((status or self.status(), payload))
-        # A failure says more than the stop it may have caused: it comes first.
-        for rank, ((state, detail), _) in sorted(enumerate(results), key=lambda item: item[1][0][0] != FAILED):
-            if state != GO:
-                raise RunEnds(describe_ending(rank, state, detail))
-        return [payload for _, payload in results]
+        state, detail = status or self.status()
+        worst, greatest = quiet_maximum(self.comm, [state, most], self.tend)
+        if worst != GO:
+            # Rare, and the end of the run: only now does every rank's detail travel, to rank 0.
+            states = self.comm.gather((state, detail), root=0)
+            raise RunEnds(self.comm.bcast(worst_ending(states) if states is not None else None, root=0))
+        return greatest
+
+    def to_rank_0(self, payload, status: Optional[tuple] = None) -> Optional[list]:
+        """A round, then every rank's payload gathered to rank 0: the list there, None elsewhere."""
+        self.round(status)
+        return self.comm.gather(payload, root=0)
+
+    def rank_0_says(self, value):
+        """A round, then rank 0's value, the same on every rank."""
+        self.round()
+        return self.comm.bcast(value, root=0)
 
     def agree(self, value) -> dict:
         """Rank 0's value, the same on every rank."""
         try:
-            return {"type": "agreed", "value": self.round(value)[0]}
+            return {"type": "agreed", "value": self.rank_0_says(value)}
         except RunEnds as ends:
             return ends.event
 
@@ -402,19 +443,24 @@ class Ranks:
     def run_task(self, task: str, label: str, unable: Optional[str]) -> Iterator[dict]:
         jvm, ready, outcome = self.start_jvm(task, label, unable)
         memory = (ready["environment"].get("plan_memory_bytes") if ready else None, available_memory())
-        starts = self.round((outcome, memory))
-        if any(code for (code, _), _ in starts):
+        starts = self.to_rank_0((outcome, memory))
+        failure = None
+        if starts is not None and any(code for (code, _), _ in starts):
+            failure = start_failure([start for start, _ in starts], self.hosts, self.request.start_timeout)
+        failure = self.comm.bcast(failure, root=0)
+        if failure is not None:
             if ready is not None:
                 jvm.close()
-            yield dict(start_failure([start for start, _ in starts], self.hosts, self.request.start_timeout),
-                       created=self.created())
+            yield dict(failure, created=self.created())
             return
         files = self.files_seen(ready) if task == FIRST else None
-        refusal = yield {"type": "ready", "ready": ready, "memory": [memory for _, memory in starts], "files": files}
-        refusals = [text for text in self.round(refusal) if text]
-        if refusals:
+        # Rank 0 checks every rank's plan and file: the others hand in None.
+        refusal = yield {"type": "ready", "ready": ready, "files": files,
+                         "memory": [memory for _, memory in starts] if starts is not None else None}
+        refusal = self.rank_0_says(refusal)
+        if refusal:
             jvm.close()
-            yield {"type": "error", "exit": 2, "messages": refusals[:1], "rank": None, "created": self.created()}
+            yield {"type": "error", "exit": 2, "messages": [refusal], "rank": None, "created": self.created()}
             return
         yield {"type": "started", "ready": ready, "run_id": self.run_id}
         jvm.pass_through()
@@ -425,12 +471,13 @@ class Ranks:
         """Every rank's inode number of the test file, where the ranks are on several hosts and
         share one file: asked once every JVM is up, rank 0's having created it. A FUSE client may
         show a file removed and created again under its name by the old number for a second or
-        so: ranks that disagree are asked again for a while before the driver hears of it."""
-        if len(set(self.hosts)) < 2 or ready["parameters"]["file_per_process"]:
+        so: ranks that disagree are asked again for a while before the driver hears of it. Rank 0
+        alone hears every rank's number: the list there, None elsewhere."""
+        if len(self.hosts.names) < 2 or ready["parameters"]["file_per_process"]:
             return None
         for _ in range(FILE_LOOKS):
-            seen = self.round(file_identity(ready))
-            if len(set(seen)) == 1:
+            seen = self.to_rank_0(file_identity(ready))
+            if self.rank_0_says(seen is not None and len(set(seen)) == 1):
                 break
             time.sleep(FILE_LOOK_SECONDS)
         return seen
@@ -443,7 +490,7 @@ class Ranks:
             return None, None, (0, "")
         command = self.request.jvm_command()
         try:
-            jvm = RankJvm(command, self.rank, self.size, self.host_runs, task, label)
+            jvm = RankJvm(command, self.rank, self.size, self.hosts.encoded_runs(), task, label)
         except OSError as problem:
             return None, None, (2, f"cannot start {command[0]}: {problem.strerror}")
         with self.lock:
@@ -483,27 +530,44 @@ class Ranks:
                 self.round()
                 jvm.answer("go")
             elif kind == "wear-out":
-                jvm.answer(max(self.round(message["bytes"])))
+                jvm.answer(self.round(most=message["bytes"]))
             elif kind == "repeat":
                 going = yield {"type": "repeat", "fork": message["fork"], "approaches": message["approaches"]}
                 # Rank 0 alone decides, from the phases it collected: every rank answers its JVM alike.
-                jvm.answer(",".join(self.round(going)[0]))
+                jvm.answer(",".join(self.rank_0_says(going)))
             elif kind == "phase":
-                mine = [dict(record, host=MPI.Get_processor_name()) for record in message["records"]]
-                records = [record for payload in self.round(mine) for record in payload]
-                yield {"type": "phase", "records": records}
-                jvm.answer(json.dumps([record["bytes"] for record in records]))
+                jvm.answer((yield from self.end_phase(message)))
                 jvm.when = "after"
             elif kind == "finished":
                 code = jvm.end()
-                ends = self.round((message["exit"], message["messages"]))
-                yield {"type": "finished", "exit": max(code, *(exit_code for exit_code, _ in ends)),
-                       "messages": [text for _, texts in ends for text in texts]}
+                ends = self.to_rank_0((message["exit"], message["messages"]))
+                said = [text for _, texts in ends for text in texts] if ends is not None else []
+                exit_code = self.comm.bcast(max(exit_code for exit_code, _ in ends) if ends is not None else None,
+                                            root=0)
+                if len(said) > MESSAGES_SAID:
+                    said = said[:MESSAGES_SAID] + [f"{len(said) - MESSAGES_SAID} more ranks said the like"]
+                yield {"type": "finished", "exit": max(code, exit_code), "messages": said}
                 return
             else:
                 jvm.end()
                 self.round(status=(FAILED, {"phase": jvm.phase, "when": jvm.when,
                                             "message": f"unexpected message from the JVM: {message!r}"}))
+
+
+    def end_phase(self, message: dict) -> Iterator[dict]:
+        """A phase's records to rank 0, which reduces them (the driver's reply to the phase event)
+        and tells every rank the phase and its JVM the bytes of the block it reads next."""
+        (record,) = message["records"]
+        payloads = self.to_rank_0((dict(record, host=self.host), message.get("block_read", self.rank)))
+        if payloads is not None:
+            phase = yield {"type": "phase", "records": [record for record, _ in payloads]}
+            every, each = answers_of(payloads)
+            phase, every = self.comm.bcast((phase, every), root=0)
+        else:
+            phase, every = self.comm.bcast(None, root=0)
+            each = None
+            yield {"type": "phase", "phase": phase}
+        return every if every is not None else self.comm.scatter(each, root=0)
 
 
 def describe_ending(rank: int, state: str, detail: dict) -> dict:

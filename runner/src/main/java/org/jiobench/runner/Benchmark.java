@@ -102,8 +102,7 @@ final class Benchmark {
                 TransferBuffer buffer = buffers.get(approach);
                 long readable = planBytes;
                 if (settings.schedule().write()) {
-                    long[] written = write(approach, rep, warmup, buffer);
-                    readable = Math.min(readable, written[readPlan.rank()]);
+                    readable = Math.min(readable, write(approach, rep, warmup, buffer));
                 }
                 if (settings.schedule().read()) read(approach, rep, warmup, buffer, readable);
             }
@@ -121,8 +120,8 @@ final class Benchmark {
         return running.stream().filter(approach -> going.contains(approach.id())).toList();
     }
 
-    /** @return the bytes each rank wrote, by rank */
-    private long[] write(Approach approach, int rep, boolean warmup, TransferBuffer buffer) throws IOException {
+    /** @return the bytes written to the block this rank reads next */
+    private long write(Approach approach, int rep, boolean warmup, TransferBuffer buffer) throws IOException {
         Path file = targets.ownFile();
         Phase phase = new Phase(approach, IoMode.WRITE, task.fork(), rep, warmup, file, transfers.writeOffsets(),
                 transfers.writeFirstElements(), planBytes, verifiedFile);
@@ -172,11 +171,11 @@ final class Benchmark {
         }
     }
 
-    private long[] report(Phase phase, RankRecord record) throws IOException {
+    private long report(Phase phase, RankRecord record) throws IOException {
         if (record.error() != null && firstFailure == null) {
             firstFailure = "verification failed on rank " + world.rank() + ", " + phase.label() + ": " + record.error();
         }
-        return world.endPhase(record);
+        return world.endPhase(record, readPlan.rank());
     }
 
     /** Where each transfer of the rank's write and read plans goes, and the element it starts with. */

@@ -24,7 +24,8 @@ import java.util.Map;
  * The events it shares with {@link MpjWorld}'s rank 0 have the same types and fields: ready
  * (parameters, environment, created), phase (records: this rank's one), error (exit, messages),
  * failed (messages) and finished (exit, messages). Barrier, wear-out and repeat are questions only
- * this launcher answers.
+ * this launcher answers; its phase also names the rank whose block this rank reads next (block_read),
+ * whose byte count is the answer.
  */
 final class LauncherWorld implements World {
     static final String CONTROL_VARIABLE = "JIOBENCH_CONTROL";
@@ -126,11 +127,11 @@ final class LauncherWorld implements World {
     }
 
     @Override
-    public long[] endPhase(RankRecord record) throws IOException {
-        send(message("phase", "records", List.of(record)));
+    public long endPhase(RankRecord record, int blockRead) throws IOException {
+        send(message("phase", "records", List.of(record), "block_read", blockRead));
         String reply = reply();
         try {
-            return Arrays.stream(reply.replaceAll("[\\[\\]\\s]", "").split(",")).mapToLong(Long::parseLong).toArray();
+            return Long.parseLong(reply);
         } catch (NumberFormatException e) {
             throw new IOException("launcher answered '" + reply + "' to a phase");
         }

@@ -45,11 +45,11 @@ final class SoloWorld implements World {
     }
 
     /** A phase the stop cut short is not a completed one: it is not printed. */
-    @Override public long[] endPhase(RankRecord record) {
+    @Override public long endPhase(RankRecord record, int blockRead) {
         stopIfRequested();
         out.println(Json.line(record));
         out.flush();
-        return new long[] {record.bytes()};
+        return record.bytes();
     }
 
     private static void stopIfRequested() {

@@ -69,10 +69,12 @@ interface World {
     /**
      * Hands in this rank's record of a phase and waits for all ranks to do the same.
      *
-     * @return the bytes each rank moved, by rank (after a stonewalled write, what each block holds)
+     * @param blockRead the rank whose block this rank reads next: the one count it is told back, so
+     *                  that what a rank hears of a phase does not grow with the rank count
+     * @return the bytes that rank moved (after a stonewalled write, what its block holds)
      * @throws RunStopped when the run ends here: the phase then counts as not completed
      */
-    long[] endPhase(RankRecord record) throws IOException;
+    long endPhase(RankRecord record, int blockRead) throws IOException;
 
     /**
      * Whether {@link #anotherRepetition} can be asked: someone sees every rank's phases and

@@ -173,11 +173,11 @@ final class MpjWorld implements World {
     }
 
     @Override
-    public long[] endPhase(RankRecord record) throws IOException {
+    public long endPhase(RankRecord record, int blockRead) throws IOException {
         Round round = round(Step.RECORD, record.bytes(), Json.line(record));
         // Each text is one record as Json wrote it: the line is their JSON array.
         if (rank == 0) print("{\"type\":\"phase\",\"records\":[" + String.join(",", round.texts()) + "]}");
-        return round.values();
+        return round.values()[blockRead];
     }
 
     @Override
