@@ -5,6 +5,7 @@ from 4 to 8 ranks; a gather to rank 0 and a broadcast back cost N or N log N, 2.
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -55,3 +56,13 @@ def test_the_ranks_traffic_grows_as_n_log_n_at_most_never_as_n_squared(at_4_and_
 def test_the_run_file_does_not_grow_with_the_ranks(at_4_and_8):
     (_, four), (_, eight) = at_4_and_8
     assert eight / four <= 1.1, f"{four} bytes at 4 ranks, {eight} at 8"
+
+
+def test_a_ranks_launcher_starts_without_numpy_scipy_pandas_or_pyarrow():
+    """Only rank 0 reduces and writes: every other rank's launcher would pay their imports (0.2 s
+    of CPU a rank, twice the launcher's own) for nothing."""
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import mpi4py; mpi4py.rc.initialize = False; import sys, jiobench.run.rank; "
+                               "print(' '.join(m for m in ('numpy', 'scipy', 'pandas', 'pyarrow') if m in sys.modules))"],
+        capture_output=True, text=True, check=True).stdout.split()
+    assert loaded == []

@@ -21,8 +21,6 @@ import warnings
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-import numpy as np
-
 CONFIDENCE = 0.95
 # The fewest repetitions with a 95% interval of the median: with 5, the widest order-statistic
 # interval (smallest to largest) covers the median 93.75% of the time only.
@@ -49,7 +47,8 @@ def median_interval(values: Sequence[float]) -> Optional[tuple[float, float]]:
     values = _finite(values)
     if len(values) < MIN_REPS:
         return None
-    # Imported here: it takes most of a second, which every rank's launcher would pay at its start.
+    # Imported here, as numpy and scipy are everywhere in this module: they take most of a second,
+    # which every rank's launcher would pay at its start, and only rank 0 computes intervals.
     from scipy import stats as scipy_stats
 
     test = scipy_stats.quantile_test(values, q=statistics.median(values), p=0.5)
@@ -97,6 +96,8 @@ class Ratio:
 
 
 def _ratio_of_medians(values, reference, axis=-1):
+    import numpy as np
+
     return np.median(values, axis=axis) / np.median(reference, axis=axis)
 
 
@@ -119,6 +120,7 @@ def ratio(values: Sequence[float], reference: Sequence[float]) -> Optional[Ratio
 def ratio_interval(values: Sequence[float], reference: Sequence[float]) -> tuple[float, float]:
     """The 95% BCa bootstrap interval of the ratio of medians; the percentile interval where BCa
     has no answer (repetitions that all measured the same give one ratio in every resample)."""
+    import numpy as np
     from scipy import stats as scipy_stats  # as in median_interval
 
     samples = (np.asarray(values, dtype=float), np.asarray(reference, dtype=float))

@@ -331,6 +331,7 @@ class Ranks:
         # Once ranks are lost: how the run ended, after which no collective call is made.
         self.lost: Optional[dict] = None
         self.writer = 0  # the rank that writes the run file
+        self.barrier_left: Optional[float] = None  # when the last barrier let this rank's JVM go
         self.run_id = comm.bcast(runfile.new_run_id() if self.rank == 0 else None)
         # Re-entrant: the signal handler runs on the main thread, perhaps while it holds the lock.
         self.lock = threading.RLock()
@@ -528,6 +529,7 @@ class Ranks:
             elif kind == "barrier":
                 jvm.phase, jvm.when = message["phase"], "during"
                 self.round()
+                self.barrier_left = time.time()
                 jvm.answer("go")
             elif kind == "wear-out":
                 jvm.answer(self.round(most=message["bytes"]))
@@ -558,7 +560,10 @@ class Ranks:
         """A phase's records to rank 0, which reduces them (the driver's reply to the phase event)
         and tells every rank the phase and its JVM the bytes of the block it reads next."""
         (record,) = message["records"]
-        payloads = self.to_rank_0((dict(record, host=self.host), message.get("block_read", self.rank)))
+        # When this launcher let its JVM start the phase and heard it end, by the wall clock: what a
+        # phase costs beyond its own time is from the last rank's end to the next phase's barrier.
+        timed = dict(record, host=self.host, began_at=self.barrier_left, ended_at=time.time())
+        payloads = self.to_rank_0((timed, message.get("block_read", self.rank)))
         if payloads is not None:
             phase = yield {"type": "phase", "records": [record for record, _ in payloads]}
             every, each = answers_of(payloads)
