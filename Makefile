@@ -60,9 +60,9 @@ run: build
 
 # Other MPIs the tests run jiobench under, beside Debian's Open MPI 4: Open MPI 5 and MPICH, each
 # with its own mpi4py, from PyPI's wheels, and what the ranks' launcher imports besides (rank 0's
-# statistics: numpy, scipy).
+# statistics: numpy, scipy; its per-rank file: pyarrow).
 MPI_VENVS := .venv-mpi/openmpi5/.installed .venv-mpi/mpich/.installed
-LAUNCHER_PACKAGES := numpy scipy
+LAUNCHER_PACKAGES := numpy scipy pyarrow
 
 .venv-mpi/openmpi5/.installed: pyproject.toml
 	python3 -m venv $(@D)

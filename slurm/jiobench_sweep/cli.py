@@ -27,7 +27,7 @@ from typing import Optional, Sequence
 
 from jiobench.errors import OneLineParser, UsageError
 from jiobench.launchpaths import LAUNCH_PATHS
-from jiobench.model import sweepfile
+from jiobench.model import runfile, sweepfile
 from jiobench.paths import HOME
 
 from . import presets, slurm
@@ -330,7 +330,8 @@ def set_aside(directory: Path, point: dict) -> None:
         attempts = directory / "attempts"
         attempts.mkdir(exist_ok=True)
         number = len(point["attempts"]) + 1
-        for path in (run_file, run_file.with_suffix(".ranks.csv")):
+        # The pair keeps one stem, by which the report finds the per-rank file of a renamed run file.
+        for path in (run_file.with_suffix(suffix) for suffix in runfile.RUN_FILE_SUFFIXES):
             if path.exists():
                 path.rename(attempts / path.name.replace(point["id"], f"{point['id']}.{number}", 1))
 

@@ -18,6 +18,7 @@ from typing import Optional, Sequence
 
 import pytest
 
+from jiobench.model import perrank
 from jiobench.run.launching import available_memory
 
 HOME = Path(__file__).resolve().parents[3]
@@ -35,10 +36,17 @@ class Run:
         self.stderr = completed.stderr
 
     @property
+    def path(self) -> Path:
+        """The run file's path: the last line printed."""
+        return Path(self.stdout.strip().splitlines()[-1])
+
+    @property
     def file(self) -> dict:
-        """The run file whose path is the last line printed."""
-        path = self.stdout.strip().splitlines()[-1]
-        return json.loads(Path(path).read_text())
+        return json.loads(self.path.read_text())
+
+    @property
+    def records(self) -> list[dict]:
+        return records(self.path)
 
     def __repr__(self):
         return f"exit {self.code}\n--- stdout\n{self.stdout}\n--- stderr\n{self.stderr}"
@@ -101,9 +109,15 @@ def pattern_bits(g: int, seed: int) -> int:
     return z ^ (z >> 31)
 
 
-def per_rank(run_file: dict, op: str, key: str = "bytes") -> list:
+def records(run_path: Path) -> list[dict]:
+    """Every rank's record of every phase of a run, as its per-rank file holds them (null: None)."""
+    frame = perrank.frame(run_path)
+    return [] if frame is None else frame.astype(object).where(frame.notna(), None).to_dict("records")
+
+
+def per_rank(run: Run, op: str, key: str = "bytes") -> list:
     """One figure of each rank's records of the run's phases of one kind, in rank order."""
-    return [r[key] for r in sorted(run_file["per_rank"], key=lambda r: r["rank"]) if r["op"] == op]
+    return [r[key] for r in sorted(run.records, key=lambda r: r["rank"]) if r["op"] == op]
 
 
 def reference_bytes(type_id: str, elements: range, seed: int, byte_order: str = "big") -> bytes:

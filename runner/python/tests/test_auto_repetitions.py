@@ -24,7 +24,7 @@ def test_calibrate_is_tight_at_once_and_stops_at_the_minimum(jiobench):
     assert stop["reason"] == "target" and stop["reps"] == 6, stop
     assert len(measured_reps(run.file, "calibrate")) == 6
     assert all(row["reps"] == 6 and not row["noisy"] for row in run.file["summary"])
-    assert run.file["parameters"]["repetitions"] == "auto" and run.file["schema"] == "jiobench-run/3"
+    assert run.file["parameters"]["repetitions"] == "auto" and run.file["schema"] == "jiobench-run/4"
     assert "warm-up + measured reps until each median's 95% interval is within ±5%" in run.stdout
 
 

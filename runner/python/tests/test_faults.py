@@ -18,7 +18,8 @@ from typing import Optional
 
 import pytest
 
-from conftest import EVERY_LAUNCH_PATH, JIOBENCH
+from conftest import EVERY_LAUNCH_PATH, JIOBENCH, records
+from jiobench.model import reduce
 from jiobench.run import collect
 
 
@@ -80,6 +81,10 @@ class Job:
         (path,) = self.results.glob("*.json")
         return json.loads(path.read_text())
 
+    def records(self) -> list[dict]:
+        (path,) = self.results.glob("*.json")
+        return records(path)
+
 
 SLOW = ["-a", "raw-bytes,data-stream", "-b", "16MiB", "-t", "1MiB", "-i", "1"]
 RAW_BYTES_DONE = "raw-bytes              read  fork 1 rep 1"
@@ -102,6 +107,10 @@ def test_a_signal_stops_every_rank_and_keeps_the_completed_phases(tmp_path, name
     run = job.run_file()
     assert run["incomplete"]["reason"] == "stopped" and run["incomplete"]["signal"] == name
     assert [(p["approach"], p["op"]) for p in run["phases"]] == [("raw-bytes", "write"), ("raw-bytes", "read")] * 2
+    records = job.records()
+    assert list(dict.fromkeys(map(reduce.phase_key, records))) == [reduce.phase_key(p) for p in run["phases"]], \
+        "the per-rank file holds the phases the JSON lists, no more"
+    assert len(records) == run["per_rank_rows"] == 2 * 4
     assert not (tmp_path / "f.dat").exists(), "the file the run created is removed"
     job.assert_nothing_left()
 
@@ -361,8 +370,11 @@ def test_a_full_results_directory_puts_the_run_file_elsewhere_and_says_where(tmp
     try:
         run = json.loads(written.read_text())
         assert run["incomplete"] is None and len(run["phases"]) == 4
-        assert sorted(path.name for path in written.parent.iterdir()) == [f"{run['run_id']}{suffix}" for suffix in (
-            ".json", ".ranks.csv")], "a directory of its own, which no file planted in the temporary directory blocks"
+        # The per-rank file is written in the results directory as the run goes, or not at all.
+        assert run["per_rank_file"] is None and run["warnings"][-1] == \
+            f"no per-rank file: cannot write the per-rank file in {results} (No space left on device)"
+        assert sorted(path.name for path in written.parent.iterdir()) == [f"{run['run_id']}.json"], \
+            "a directory of its own, which no file planted in the temporary directory blocks"
     finally:
         shutil.rmtree(written.parent)
     job.assert_nothing_left()
@@ -380,21 +392,22 @@ def test_a_run_file_that_no_directory_can_hold_follows_on_standard_error(jiobenc
     fill(results)
     fill(temporary)
     monkeypatch.setattr(tempfile, "tempdir", str(temporary))
-    run = measured.file
+    run, records = measured.file, measured.records
     environment = run["environment"]
     context = dict({key: environment[key] for key in ("ranks", "launcher", "command_line", "mpi", "ranks_per_host")},
                    environment=environment, started=run["started"], run_id=run["run_id"],
                    parameters=dict(run["parameters"], results=str(results)))
     with open(os.devnull, "w") as quiet:
         collector = collect.Collector(context, out=quiet)
-        for start in range(0, len(run["per_rank"]), 2):
-            collector.phase(run["per_rank"][start:start + 2])
+        for start in range(0, len(records), 2):
+            collector.phase(records[start:start + 2])
         assert collector.finish() is None
     stderr = capsys.readouterr().err
     assert f"jiobench: error: cannot write the run file in {results} (No space left on device), nor in " \
            f"{temporary} (No space left on device): its JSON follows on standard error" in stderr, stderr
-    again = json.loads(stderr.splitlines()[1])
-    assert again["phases"] == run["phases"] and again["per_rank"] == run["per_rank"]
+    again = json.loads(stderr.splitlines()[-1])
+    assert [reduce.phase_key(phase) for phase in again["phases"]] == [reduce.phase_key(phase) for phase in run["phases"]]
+    assert again["per_rank_file"] is None and again["warnings"][-1].startswith("no per-rank file: cannot write")
     assert sorted(path.name for path in results.iterdir()) == ["filler"], "no half of the run file is left"
     assert sorted(path.name for path in temporary.iterdir()) == ["filler"]
 
@@ -455,9 +468,9 @@ from jiobench.model import runfile
 written = runfile.write
 
 
-def write(run, results_dir):
+def write(*args):
     os.kill(os.getpid(), signal.SIGTERM)
-    return written(run, results_dir)
+    return written(*args)
 
 
 runfile.write = write

@@ -62,7 +62,7 @@ def test_each_phase_starts_with_its_heap_array_clear_of_the_slow_copy(jiobench, 
     run = jiobench("-a", ",".join(approaches), "-b", "8MiB", "-t", "4MiB", "-i", "2", "--warmup", "0",
                    "-o", str(tmp_path / "f.dat"), ranks=1, java=JAVA22, jvm_args=f"-XX:G1HeapRegionSize={region}")
     assert run.code == 0, run
-    records = run.file["per_rank"]
+    records = run.records
     native = [r for r in records if r["approach"] in ("c-posix", "c-swap")]
     assert native and all(r["array_page_offset"] is None and r["array_copy_crawls"] is None for r in native)
     on_heap = [r for r in records if r["approach"] not in ("c-posix", "c-swap")]
@@ -106,7 +106,7 @@ def test_in_place_io_where_the_kernels_copy_would_crawl_is_verified(jiobench, tm
     assert run.code == 0, run
     assert run.file["environment"]["jvm"]["heap"]["transfer_array_humongous"] is True
     assert run.file["parameters"]["approach_options"]["bulk-jni"]["in-place"] == "always"
-    assert {(r["approach"], r["array_page_offset"]) for r in run.file["per_rank"] if r["op"] == "read"} == \
+    assert {(r["approach"], r["array_page_offset"]) for r in run.records if r["op"] == "read"} == \
         {(approach, 16) for approach in approaches}
     assert len(run.file["phases"]) == 2 * len(approaches), run.file["phases"]
     assert all(p["verified"] is True for p in run.file["phases"]), run.file["phases"]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import JIOBENCH, VirtualCluster, plans_of_most_of_the_memory
+from conftest import JIOBENCH, VirtualCluster, plans_of_most_of_the_memory, records
 from test_gluster_volume import BrickProfile, alive
 from test_runs import PAPER
 
@@ -34,9 +34,10 @@ CLIENT_PAGES = 1 << 20
 
 
 def run_file(output: str) -> dict:
-    """The run file whose path `jiobench run` printed last: on the cluster's home, which this
-    machine sees at the same path."""
-    return json.loads(Path(output.strip().splitlines()[-1]).read_text())
+    """The run file whose path `jiobench run` printed last (on the cluster's home, which this
+    machine sees at the same path), with its per-rank file's records as `records`."""
+    path = Path(output.strip().splitlines()[-1])
+    return dict(json.loads(path.read_text()), records=records(path))
 
 
 def jiobench_lines(stderr: str) -> list[str]:
@@ -95,7 +96,7 @@ def read_by_the_nodes(run: dict) -> int:
     request from what it fetched for the first."""
     read_block_of = run["parameters"]["read_block_of"]
     fetched = {}
-    for record in run["per_rank"]:
+    for record in run["records"]:
         if record["op"] == "read":
             block = read_block_of[record["rank"]] if read_block_of else record["rank"]
             fetched[record["approach"], record["fork"], record["rep"], record["host"], block] = record["bytes"]
@@ -207,7 +208,7 @@ def test_reorder_reads_a_block_another_node_wrote_and_the_bricks_serve_it(virtua
               "--results", str(directory / "results")]
     run, served = profiled(cluster, lambda: in_allocation(cluster, directory, salloc, 4, runner))
     assert run["environment"]["ranks_per_host"] == ranks_per_host
-    host = {record["rank"]: record["host"] for record in run["per_rank"]}
+    host = {record["rank"]: record["host"] for record in run["records"]}
     read_block_of = run["parameters"]["read_block_of"]
     assert [host[block] != host[rank] for rank, block in enumerate(read_block_of)] == [True] * 4, (read_block_of, host)
     assert [(phase["op"], phase["verified"]) for phase in run["phases"]] == [("write", True), ("read", True)] * 2

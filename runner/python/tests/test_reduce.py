@@ -19,6 +19,12 @@ def test_aggregate_is_all_bytes_over_the_slowest_rank():
     assert phase["ranks"] == 3
 
 
+def test_each_phase_names_its_slowest_rank_and_the_spread_of_the_ranks_times():
+    records = [dict(record(rank, elapsed), host=f"node{rank // 2}") for rank, elapsed in enumerate([0.5, 1.0, 0.25, 1.0])]
+    assert reduce.reduce_phase(records)["straggler"] == {
+        "rank": 1, "host": "node0", "elapsed_s": {"min": 0.25, "median": 0.75, "max": 1.0}}
+
+
 def test_a_stonewalled_rank_marks_the_phase_and_verification_needs_every_rank():
     phase = reduce.reduce_phase([record(0, 1, stonewalled=True, verified=True), record(1, 1, verified=False)])
     assert phase["stonewalled"] is True

@@ -108,7 +108,7 @@ def test_the_run_file_records_what_was_run(jiobench, tmp_path):
                    "--drop-cache", "--verify", "-o", str(tmp_path / "f.dat"))
     assert run.code == 0, run
     data = run.file
-    assert data["schema"] == "jiobench-run/3" and data["incomplete"] is None
+    assert data["schema"] == "jiobench-run/4" and data["incomplete"] is None
     assert data["parameters"]["fsync"] is True and data["parameters"]["repetitions"] == 2
     assert data["parameters"]["drop_cache"] is True
     assert all(p["verified"] is True for p in data["phases"])
@@ -116,11 +116,13 @@ def test_the_run_file_records_what_was_run(jiobench, tmp_path):
     assert env["launcher"] == "mpirun" and env["ranks"] == 2
     assert env["jvm"]["version"] and "Open MPI" in env["mpi"]["library"]
     assert env["filesystem"]["type"] and sum(env["ranks_per_host"].values()) == 2
-    assert len(data["per_rank"]) == 2 * 2 * 2
     assert [(p["op"], p["rep"]) for p in data["phases"]] == [("write", 0), ("read", 0), ("write", 1), ("read", 1)]
     assert env["slurm"] is None, "no Slurm job here"
-    csv_lines = (tmp_path / "results" / f"{data['run_id']}.ranks.csv").read_text().strip().splitlines()
-    assert len(csv_lines) == 1 + 8
+    assert data["per_rank_file"] == f"{data['run_id']}.ranks.parquet" and data["per_rank_rows"] == 2 * 2 * 2
+    assert [(r["op"], r["rep"], r["rank"]) for r in run.records] == [
+        (op, rep, rank) for rep in (0, 1) for op in ("write", "read") for rank in (0, 1)]
+    assert all(p["straggler"]["host"] in env["hosts"] and p["straggler"]["elapsed_s"]["max"] == p["seconds"]
+               for p in data["phases"])
     assert "raw-bytes" in run.stdout and "Summary" in run.stdout
 
 

@@ -43,13 +43,13 @@ def test_a_deadline_holds_within_a_transfer_and_the_read_covers_exactly_what_was
     assert write["stonewalled"] and write["verified"] is True and read["verified"] is True
     for phase in (write, read):
         assert phase["seconds"] <= 1.5, f"{phase['op']} took {phase['seconds']:.3f} s with -D 1"
-    written = per_rank(run.file, "write")
+    written = per_rank(run, "write")
     assert all(0 < b < 4 << 20 and b % 4 == 0 for b in written), f"within the first 4 MiB transfer: {written}"
     assert write["bytes"] == sum(written) and write["transfers"] == 0
-    assert per_rank(run.file, "read") == written, "each rank reads exactly what its block's writer wrote"
+    assert per_rank(run, "read") == written, "each rank reads exactly what its block's writer wrote"
     if wear_out:
         assert len(set(written)) == 1, f"wear-out: every rank moves as much as the one that moved most: {written}"
-        at_deadline = per_rank(run.file, "write", "stonewall_bytes")
+        at_deadline = per_rank(run, "write", "stonewall_bytes")
         assert max(at_deadline) == written[0] and write["stonewall_bytes"] == sum(at_deadline)
         assert write["stonewall_s"] <= write["seconds"]
     content = target.read_bytes()

@@ -54,7 +54,7 @@ def test_a_deadline_ends_one_byte_operations_inside_a_batch_and_bookkeeping_is_m
         assert phase["seconds"] < 1.5, phase
         assert phase["transfers_per_s"] == pytest.approx(phase["transfers"] / phase["seconds"])
         assert 0 < phase["bookkeeping_share"] < 1, phase
-    for record in run.file["per_rank"]:
+    for record in run.records:
         assert 0 < record["bookkeeping_s"] < record["transfer_s"], record
 
 

@@ -119,6 +119,7 @@ def reduce_phase(records: Sequence[Mapping], deadline_s: Optional[float] = None)
         "transfers_per_s": sum(r["transfers"] for r in records) / slowest if slowest > 0 else math.inf,
         "bookkeeping_share": bookkeeping_share(records),
         "array_copy_crawls": _count_true(r.get("array_copy_crawls") for r in records),
+        "straggler": straggler(records),
     }
     if any(r.get("stonewall_bytes") is not None for r in records):
         # Wear-out: what the ranks had moved when the deadline stopped them, as IOR reports it.
@@ -129,6 +130,17 @@ def reduce_phase(records: Sequence[Mapping], deadline_s: Optional[float] = None)
                      stonewall_bytes_min=min(r["stonewall_bytes"] for r in records),
                      stonewall_bytes_max=max(r["stonewall_bytes"] for r in records))
     return phase
+
+
+def straggler(records: Sequence[Mapping]) -> dict:
+    """The phase's slowest rank (`rank`, `host`; of ranks equally slow, the first record's) and the
+    spread of every rank's elapsed time since the barrier (`elapsed_s`: `min`, `median`, `max`):
+    whether one rank held the phase up, or all ranks took about as long. The run file keeps this
+    much of each phase whatever the rank count; the per-rank file keeps every rank's time."""
+    slowest = max(records, key=lambda r: r["elapsed_s"])
+    times = [r["elapsed_s"] for r in records]
+    return {"rank": slowest["rank"], "host": slowest.get("host"),
+            "elapsed_s": {"min": min(times), "median": statistics.median(times), "max": slowest["elapsed_s"]}}
 
 
 def _count_true(values: Iterable) -> Optional[int]:

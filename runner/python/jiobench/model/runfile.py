@@ -1,27 +1,31 @@
 """The run file (docs/run-file.md): its schema and what each key holds, built by rank 0 from the
-gathered per-rank records, written once and never over another, checked when read."""
+phases it reduced as they ended, written once and never over another, checked when read."""
 from __future__ import annotations
 
-import csv
 import datetime
 import errno
 import json
 import math
 import os
 import secrets
+import shutil
 from typing import Optional
 
-from . import reduce, repetitions, stats
+from . import perrank, reduce, repetitions, stats
 
-SCHEMA = "jiobench-run/3"
+SCHEMA = "jiobench-run/4"
 # Version 1 (before forks and warm-up) still loads: its phases are fork 0, none of them warm-up.
 # Versions 1 and 2 (before the median's interval and ratios) get those from their phases.
-READABLE_SCHEMAS = ("jiobench-run/1", "jiobench-run/2", SCHEMA)
+# Versions 1 to 3 hold every rank's records (`per_rank`) in the JSON; from version 4 the per-rank
+# file beside it holds them (jiobench.model.perrank reads either).
+READABLE_SCHEMAS = ("jiobench-run/1", "jiobench-run/2", "jiobench-run/3", SCHEMA)
 SCHEMA_FAMILY = "jiobench-run/"
 MIB = 1 << 20
-PER_RANK_COLUMNS = ["approach", "op", "fork", "rep", "warmup", "rank", "host", "bytes", "transfers", "open_s",
-                    "transfer_s", "close_s", "elapsed_s", "bookkeeping_s", "stonewalled", "stonewall_bytes", "stonewall_s",
-                    "verified", "error", "array_page_offset", "array_copy_crawls"]
+
+
+def version_of(schema: str) -> int:
+    """The version of one of READABLE_SCHEMAS: what a run file of it holds."""
+    return int(schema.removeprefix(SCHEMA_FAMILY))
 
 
 def now() -> str:
@@ -31,14 +35,6 @@ def now() -> str:
 def new_run_id() -> str:
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%d-%H%M%S")
     return f"{stamp}-{secrets.token_hex(3)}"
-
-
-def phases_of(per_rank: list[dict], deadline_s: Optional[float] = None) -> list[dict]:
-    """Reduces the records phase by phase, in the order the phases ran, under the run's deadline."""
-    by_phase: dict[tuple, list[dict]] = {}
-    for record in per_rank:
-        by_phase.setdefault(reduce.phase_key(record), []).append(record)
-    return [reduce.reduce_phase(records, deadline_s) for records in by_phase.values()]
 
 
 def calibrate_jitter(parameters: dict, ranks: int, summary: list[dict]) -> Optional[dict]:
@@ -65,22 +61,26 @@ def auto_block(parameters: dict, stopped: dict) -> Optional[dict]:
             "max_reps": parameters["max_reps"], "min_reps": stats.MIN_REPS, "stopped": stopped}
 
 
-def build(context: dict, per_rank: list[dict], incomplete: Optional[dict] = None,
-          stopped: Optional[dict] = None) -> dict:
-    """The run file's content; `incomplete` says what ended a run before all its phases ran,
-    `stopped` why each approach of a run with -i auto ran no more repetitions."""
+def build(context: dict, phases: list[dict], incomplete: Optional[dict] = None,
+          stopped: Optional[dict] = None, per_rank_rows: Optional[int] = None,
+          no_per_rank: Optional[str] = None) -> dict:
+    """The run file's content from the phases as `reduce.reduce_phase` made them when they ended;
+    `incomplete` says what ended a run before all its phases ran, `stopped` why each approach of a
+    run with -i auto ran no more repetitions. `per_rank_rows` counts the rows of the per-rank file
+    written beside it; None where there is none, and `no_per_rank` then says why, as a warning,
+    where records were lost. Nothing in it grows with the rank count, only with the hosts."""
     jvm_side = context["environment"]
     parameters = context["parameters"]
-    phases = phases_of(per_rank, parameters.get("deadline_s"))
     rule = repetitions.Rule.of(parameters)
     summary = reduce.summarize(phases, rule.noise_share() if rule else stats.NOISY_SHARE)
+    run_id = context.get("run_id") or new_run_id()
     return {
         "schema": SCHEMA,
-        "run_id": context.get("run_id") or new_run_id(),
+        "run_id": run_id,
         "started": context["started"],
         "finished": now(),
         "incomplete": incomplete,
-        "warnings": context.get("warnings", []),
+        "warnings": [*context.get("warnings", []), *([no_per_rank] if no_per_rank else [])],
         "parameters": context["parameters"],
         "environment": {
             "command_line": context["command_line"],
@@ -97,15 +97,16 @@ def build(context: dict, per_rank: list[dict], incomplete: Optional[dict] = None
         },
         "noise": {"load_average": context.get("load_average"), "calibrate": calibrate_jitter(parameters, context["ranks"], summary)},
         "auto": auto_block(parameters, stopped or {}),
-        "phases": phases,
+        "phases": list(phases),
         "summary": summary,
-        "per_rank": [{column: record.get(column) for column in PER_RANK_COLUMNS} for record in per_rank],
+        "per_rank_file": None if per_rank_rows is None else run_id + perrank.SUFFIX,
+        "per_rank_rows": per_rank_rows,
     }
 
 
 # What a run writes in its results directory, each name its run id and one of these; while a
 # file is written, a temporary name beside it (the final name, then TEMPORARY_SUFFIX's shape).
-RUN_FILE_SUFFIXES = (".ranks.csv", ".json")
+RUN_FILE_SUFFIXES = (perrank.SUFFIX, ".json")
 TEMPORARY_SUFFIX = ".{}.tmp"
 TEMPORARY_TOKEN_BYTES = 4
 # The longest run id whose files a POSIX file system can name (NAME_MAX, 255 bytes).
@@ -118,18 +119,35 @@ def exists(run_id: str, results_dir: str) -> bool:
     return any(os.path.lexists(os.path.join(results_dir, run_id + suffix)) for suffix in RUN_FILE_SUFFIXES)
 
 
+def temporary_name(path: str) -> str:
+    """A name beside `path` for the file while it is written, that no other writer takes."""
+    return path + TEMPORARY_SUFFIX.format(secrets.token_hex(TEMPORARY_TOKEN_BYTES))
+
+
+def per_rank_temporary(run_id: str, results_dir: str) -> str:
+    """Where rank 0 writes the run's per-rank file while the run goes (the results directory made
+    where missing): under a temporary name, so that a file cut short never holds the final one."""
+    os.makedirs(results_dir, exist_ok=True)
+    return temporary_name(os.path.join(results_dir, run_id + perrank.SUFFIX))
+
+
+# No hard links here: across file systems, or on one without them.
+_NO_LINK = (errno.EXDEV, errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP)
+
+
 def _write_new(path: str, fill) -> None:
     """Writes a file that must not exist yet, whole or not at all: a temporary file beside it,
-    then a link to the final name, which fails rather than replace another run's file."""
-    temporary = path + TEMPORARY_SUFFIX.format(secrets.token_hex(TEMPORARY_TOKEN_BYTES))
+    filled through a binary file object, then a link to the final name, which fails rather than
+    replace another run's file."""
+    temporary = temporary_name(path)
     try:
-        with open(temporary, "x", newline="") as out:
+        with open(temporary, "xb") as out:
             fill(out)
         try:
             os.link(temporary, path)
         except OSError as no_link:
             # File systems without hard links: rename, which is atomic too, after a last look.
-            if no_link.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP) or os.path.exists(path):
+            if no_link.errno not in _NO_LINK or os.path.exists(path):
                 raise
             os.rename(temporary, path)
     finally:
@@ -137,27 +155,32 @@ def _write_new(path: str, fill) -> None:
             os.unlink(temporary)
 
 
-def write(run: dict, results_dir: str) -> str:
-    """Writes <run-id>.ranks.csv and then <run-id>.json, each atomically and never over an
-    existing file; returns the JSON's path. Where the JSON cannot be written, the per-rank file
-    written just before it goes too: a half of a run would take its name."""
+def _publish(whole: str, path: str) -> None:
+    """Gives a whole file a final name that must not exist yet, leaving `whole` where it is: a
+    hard link where one can be made, else a copy written as _write_new writes."""
+    try:
+        os.link(whole, path)
+    except OSError as no_link:
+        if no_link.errno not in _NO_LINK:
+            raise
+        with open(whole, "rb") as source:
+            _write_new(path, lambda out: shutil.copyfileobj(source, out))
+
+
+def write(run: dict, results_dir: str, per_rank: Optional[str] = None) -> str:
+    """Writes <run-id>.ranks.parquet, from the whole per-rank file at `per_rank` where the run
+    names one, and then <run-id>.json, each atomically and never over an existing file; returns
+    the JSON's path. Where the JSON cannot be written, the per-rank file written just before it
+    goes too: a half of a run would take its name."""
     os.makedirs(results_dir, exist_ok=True)
     stem = os.path.join(results_dir, run["run_id"])
-
-    def fill_csv(out):
-        writer = csv.DictWriter(out, fieldnames=PER_RANK_COLUMNS)
-        writer.writeheader()
-        writer.writerows(run["per_rank"])
-
-    def fill_json(out):
-        json.dump(run, out, indent=1)
-        out.write("\n")
-
-    _write_new(stem + ".ranks.csv", fill_csv)
+    if run["per_rank_file"] is not None:
+        _publish(per_rank, stem + perrank.SUFFIX)
     try:
-        _write_new(stem + ".json", fill_json)
+        _write_new(stem + ".json", lambda out: out.write(json.dumps(run, indent=1).encode("utf-8") + b"\n"))
     except BaseException:
-        os.unlink(stem + ".ranks.csv")
+        if run["per_rank_file"] is not None:
+            os.unlink(stem + perrank.SUFFIX)
         raise
     return stem + ".json"
 
@@ -214,6 +237,12 @@ def _object(value):
     return None if isinstance(value, dict) else "an object"
 
 
+def _file_name(value):
+    """A name in the JSON's own directory: the report opens it there, and nowhere else."""
+    plain = isinstance(value, str) and value not in ("", ".", "..") and not {"/", "\0"} & set(value)
+    return None if plain else "a file name, without a directory"
+
+
 def _list_of(check):
     def checked(value):
         if not isinstance(value, list):
@@ -244,7 +273,9 @@ PHASE_KEYS = {"approach": _text, "op": _one_of("write", "read"), "rep": WHOLE, "
               "bytes": WHOLE, "seconds": SECONDS, "bw_mib_s": RATE, "stonewalled": _flag,
               "verified": _optional(_flag)}
 LATER_PHASE_KEYS = {"fork": WHOLE, "warmup": _flag, "short": _flag, "first_done_s": SECONDS, "transfers": WHOLE,
-                    "overran_deadline_s": _optional(SECONDS)}
+                    "overran_deadline_s": _optional(SECONDS), "straggler": _object}
+# From schema 4 on, the per-rank file's name (null where there is none) instead of `per_rank`.
+PER_RANK_FILE_KEYS = {"per_rank_file": _optional(_file_name), "per_rank_rows": _optional(WHOLE)}
 SUMMARY_KEYS = {"approach": _text, "op": _one_of("write", "read"), "ranks": _number(1, True),
                 "reps": _number(1, True), "bw_mib_s": None, "stonewalled": _flag, "verified": _optional(_flag)}
 LATER_SUMMARY_KEYS = {"forks": WHOLE, "short": _flag, "seconds_mean": SECONDS, "bytes_mean": RATE,
@@ -280,8 +311,10 @@ def _shown(value, most: int = 60) -> str:
 def check(path, run: dict) -> None:
     """Raises Malformed, naming the file and the key, where the run does not hold what
     docs/run-file.md says its keys hold."""
-    _check(str(path), run, RUN_KEYS, {key: _optional(_object) for key in ("incomplete", "noise", "auto")})
-    _check(f"{path}: parameters", run["parameters"], AUTO_PARAMETER_KEYS if run["schema"] == SCHEMA else PARAMETER_KEYS,
+    version = version_of(run["schema"])
+    _check(str(path), run, {**RUN_KEYS, **(PER_RANK_FILE_KEYS if version >= 4 else {})},
+           {key: _optional(_object) for key in ("incomplete", "noise", "auto")})
+    _check(f"{path}: parameters", run["parameters"], AUTO_PARAMETER_KEYS if version >= 3 else PARAMETER_KEYS,
            LATER_PARAMETER_KEYS)
     _check(f"{path}: environment", run["environment"], ENVIRONMENT_KEYS,
            {"ranks_per_host": lambda v: None if isinstance(v, dict) and not any(_number(1, True)(c) for c in v.values())

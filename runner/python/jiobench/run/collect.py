@@ -2,7 +2,9 @@
 
 The mpi4py launcher feeds the records it gathers; the MPJ Express path feeds the JSON lines its
 rank 0 prints. Either way this prints the header and a progress line per phase, applies the one
-reduction (`jiobench.reduce`), and writes the run file and the summary at the end.
+reduction (`jiobench.reduce`), appends the records to the per-rank file as each phase ends, and
+writes the run file and the summary at the end. Rank 0 keeps the phases, not the records: its
+memory does not grow with the ranks times the phases.
 """
 from __future__ import annotations
 
@@ -10,11 +12,12 @@ import json
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from typing import Mapping, Optional, Sequence, TextIO
 
-from ..model import reduce, repetitions, runfile
+from ..model import perrank, reduce, repetitions, runfile
 from . import table
 
 
@@ -40,13 +43,26 @@ def ending_line(incomplete: dict, completed: int) -> str:
 
 
 class Collector:
-    """Collects a run's phases as they end and writes its run file once."""
+    """Collects a run's phases as they end and writes its run file once.
+
+    The rank that writes the run file gets every phase's records (`phase`); every other rank gets
+    the phase as that rank reduced it (`add_phase`), so that a rank that survives lost rank 0 can
+    write the run file, without a per-rank file: the records were on rank 0."""
 
     def __init__(self, context: dict, out: TextIO = sys.stdout):
-        self.context = context
+        # The run id names the per-rank file from the first phase on.
+        self.context = context if context.get("run_id") else dict(context, run_id=runfile.new_run_id())
         self.out = out
-        self.records: list[dict] = []
         self.phases: list[dict] = []
+        # The per-rank file while the run goes, from the first records on; why there is none where
+        # it could not be written.
+        self.per_rank: Optional[perrank.Stream] = None
+        self.per_rank_lost: Optional[str] = None
+        self.took_records = False  # this is the rank that writes the per-rank file
+        self.written = False
+        # A launcher gone from under the ranks has the run file written from another thread
+        # (rank.watch_parent): a phase is in both files or in neither.
+        self.lock = threading.RLock()
         # Why the run file is not where it was asked for, when it is not.
         self.misplaced: Optional[str] = None
         self.rule = repetitions.Rule.of(context["parameters"])
@@ -80,22 +96,71 @@ class Collector:
         self.last_phase_end = time.monotonic()
 
     def phase(self, records: Sequence[Mapping]) -> dict:
-        """One phase's records from every rank: reduced, printed, kept."""
+        """One phase's records from every rank: reduced, appended to the per-rank file, printed;
+        the phase is returned and kept, the records are not."""
         phase = reduce.reduce_phase(records, self.context["parameters"].get("deadline_s"))
-        now = time.monotonic()
-        self.spent[phase["approach"]] += now - (self.last_phase_end or now)
-        self.last_phase_end = now
-        self.records.extend(dict(record) for record in records)
-        self.phases.append(phase)
-        print(table.progress_line(phase), file=self.out, flush=True)
+        with self.lock:
+            if not self.written:
+                self.append_records(records)
+                self.add_phase(phase)
         return phase
 
+    def add_phase(self, phase: dict) -> None:
+        """One phase as the writing rank reduced it (`phase` calls this there): kept for -i auto and
+        the run file, and printed."""
+        with self.lock:
+            if self.written:
+                return  # ended after the run file was written: in neither of its files
+            now = time.monotonic()
+            self.spent[phase["approach"]] += now - (self.last_phase_end or now)
+            self.last_phase_end = now
+            self.phases.append(phase)
+        print(table.progress_line(phase), file=self.out, flush=True)
+
+    def append_records(self, records: Sequence[Mapping]) -> None:
+        """Appends the records to the per-rank file, made under a temporary name in the results
+        directory with the first of them. Where it cannot be written, the run goes on without it:
+        its phases are in the JSON, which finds a place of its own at the end."""
+        self.took_records = True
+        if self.per_rank_lost is not None:
+            return
+        try:
+            if self.per_rank is None:
+                self.per_rank = perrank.Stream(runfile.per_rank_temporary(self.context["run_id"],
+                                                                          self.context["parameters"]["results"]))
+            self.per_rank.append(records)
+        except OSError as problem:
+            self.lose_per_rank(problem)
+
+    def lose_per_rank(self, problem: OSError) -> None:
+        """The per-rank file could not be written: what it held goes, and the user is told."""
+        why = f"cannot write the per-rank file in {self.context['parameters']['results']} ({problem.strerror or problem})"
+        self.per_rank_lost = why
+        if self.per_rank is not None:
+            self.per_rank.discard()
+            self.per_rank = None
+        try:
+            print(f"jiobench: error: {why}; the run file will hold the phases without the ranks' records",
+                  file=sys.stderr, flush=True)
+        except OSError:
+            pass  # the output is gone; the run file's warnings say it
+
     def finish(self, incomplete: Optional[dict] = None) -> str:
-        """Writes the run file (marked incomplete, with what stopped it, when given) and prints the
-        summary and the run file's path, the last line of a run's output. The file is written
-        before anything is printed: the output may be gone (a killed mpirun took it)."""
-        run = runfile.build(self.context, self.records, incomplete, self.stopped)
-        path = self.write(run)
+        """Writes the run file (marked incomplete, with what stopped it, when given) beside the
+        per-rank file, and prints the summary and the run file's path, the last line of a run's
+        output. The files are written before anything is printed: the output may be gone (a killed
+        mpirun took it)."""
+        with self.lock:
+            self.written = True
+            whole = self.close_per_rank()
+            try:
+                rows = self.per_rank.rows if whole else None
+                run = runfile.build(self.context, self.phases, incomplete, self.stopped, rows, self.why_no_per_rank())
+                path = self.write(run, whole)
+            finally:
+                if self.per_rank is not None:
+                    self.per_rank.discard()  # published by a link or a copy, or lost with the JSON
+                    self.per_rank = None
         try:
             if incomplete is not None:
                 print(ending_line(incomplete, len(self.phases)), file=sys.stderr, flush=True)
@@ -114,20 +179,42 @@ class Collector:
             pass  # the output is gone; the run file is where self.misplaced says
         return path
 
-    def write(self, run: dict) -> Optional[str]:
-        """Writes the run file where it was asked for; where it cannot (the file system full or gone
-        since the run was checked), in a new directory of the temporary directory; where neither
-        can hold it, nowhere, and self.misplaced says the JSON follows on standard error. A run's
-        measurements go somewhere, and the user is told where."""
+    def close_per_rank(self) -> Optional[str]:
+        """The per-rank file made whole under its temporary name: its path, or None where the run
+        has none."""
+        if self.per_rank is None:
+            return None
+        try:
+            self.per_rank.close()
+        except OSError as problem:
+            self.lose_per_rank(problem)
+            return None
+        return self.per_rank.path
+
+    def why_no_per_rank(self) -> Optional[str]:
+        """The warning a run file without a per-rank file carries where records were lost."""
+        if self.per_rank_lost is not None:
+            return f"no per-rank file: {self.per_rank_lost}"
+        if not self.took_records and self.phases:
+            return ("no per-rank file: the ranks' records went to rank 0, which was lost; another rank wrote "
+                    "this run file from the phases rank 0 had passed on")
+        return None
+
+    def write(self, run: dict, per_rank: Optional[str]) -> Optional[str]:
+        """Writes the run file, and the per-rank file made whole at `per_rank`, where it was asked
+        for; where it cannot (the file system full or gone since the run was checked), in a new
+        directory of the temporary directory; where neither can hold it, nowhere, and
+        self.misplaced says the JSON follows on standard error. A run's measurements go somewhere,
+        and the user is told where."""
         results = self.context["parameters"]["results"]
         try:
-            return runfile.write(run, results)
+            return runfile.write(run, results, per_rank)
         except OSError as problem:
             first = f"cannot write the run file in {results} ({problem.strerror or problem})"
         try:
             refuge = tempfile.mkdtemp(prefix="jiobench-run-file-")
             try:
-                path = runfile.write(run, refuge)
+                path = runfile.write(run, refuge, per_rank)
             except OSError:
                 shutil.rmtree(refuge, ignore_errors=True)
                 raise
