@@ -24,6 +24,7 @@ from .output import output_directory
 from .page import render
 from .points import approach_order, bandwidth_points, phase_rows, varied_parameters
 from .runs import SCHEMA, ReportError, load_runs
+from .stragglers import draw_straggler_figure
 from .sweeps import presets, shortfall_line, shortfalls
 from .tables import NOISY_NOTE, OVERRUN_NOTE, SHORT_NOTE, STONEWALL_MARK, VERDICT_RULE, write_tables
 from .terminal import summary_table, text_table, wrap
@@ -99,6 +100,9 @@ def make_report(inputs: Sequence[str], out_dir: Path) -> Path:
         figures = [figure for figure in (draw_preset_figure(points, runs, parameters, approaches, reference, out,
                                                             setting, preset) for preset in presets(inputs)) if figure]
         figures += draw_figures(points, parameters, approaches, reference, out, setting)
+        stragglers = draw_straggler_figure(runs, approaches, reference, out)
+        if stragglers:
+            figures.append(stragglers)
         for figure in figures:
             written += [figure.png, figure.svg]
         page = out.write("report.html", render(runs, points, phases, parameters, reference, approaches, figures,

@@ -53,7 +53,7 @@ def load_run(path: Path) -> dict:
     return run
 
 
-def _warn(message: str) -> None:
+def warn(message: str) -> None:
     print(f"jiobench report: warning: {message}", file=sys.stderr)
 
 
@@ -92,7 +92,7 @@ def load_runs(inputs: Iterable[str]) -> list[dict]:
                 try:
                     found.append(load_run(candidate))
                 except _NotJSON as err:
-                    _warn(f"skipping {err}")
+                    warn(f"skipping {err}")
                 except _NotARunFile:
                     continue
             if not found:
@@ -105,7 +105,7 @@ def load_runs(inputs: Iterable[str]) -> list[dict]:
             earlier: Optional[dict] = runs.get(run["run_id"])
             if earlier is not None:
                 if Path(earlier["path"]).resolve() != Path(run["path"]).resolve():
-                    _warn(f"{run['path']}: run {run['run_id']} already read from {earlier['path']}; counted once")
+                    warn(f"{run['path']}: run {run['run_id']} already read from {earlier['path']}; counted once")
                 continue
             runs[run["run_id"]] = run
     ordered = sorted(runs.values(), key=lambda run: (str(run.get("started", "")), run["run_id"]))

@@ -1,6 +1,7 @@
 """Run files made by hand for the edge cases a real run cannot be told to produce (a c-posix
 reference next to slow approaches, stonewalled phases, failed verification), written exactly as
-docs/run-file.md says, with `phases` and `summary` computed by `jiobench.model.reduce`."""
+docs/run-file.md says, with `phases` and `summary` computed by `jiobench.model.reduce`, and the
+records in a per-rank file beside the JSON (in the JSON itself for schemas before 4)."""
 from __future__ import annotations
 
 import json
@@ -8,6 +9,7 @@ import random
 from pathlib import Path
 from typing import Mapping, Optional, Sequence, Union
 
+from jiobench.model import perrank, runfile
 from jiobench.model.reduce import MIB, reduce_phase, summarize
 
 _counter = iter(range(1, 1_000_000))
@@ -19,7 +21,7 @@ def run_file(results: Path, rates_mib_s: Mapping[str, float], *, ranks: int = 2,
              spread: float = 0.02, stonewalled: tuple = (), verified: Optional[bool] = True,
              seed: int = 1, warmup: int = 0, paused: Mapping[str, float] = {},
              rep_factors: Union[Sequence[float], Mapping[str, Sequence[float]], None] = None,
-             schema: str = "jiobench-run/3", **overrides) -> Path:
+             schema: str = runfile.SCHEMA, **overrides) -> Path:
     """Writes a run whose approaches move `block_size` per rank per phase at about the given
     aggregate rates (MiB/s, +- `spread` between repetitions); returns the file's path.
     Approaches named in `stonewalled` stop at their deadline after moving half the block; in the
@@ -27,8 +29,9 @@ def run_file(results: Path, rates_mib_s: Mapping[str, float], *, ranks: int = 2,
     (a JVM stopped, as SIGSTOP does).
     `warmup` repetitions come first, at a tenth of the rate; `rep_factors` scales each measured
     repetition's rate, of every approach or (a mapping) of those it names, the others keeping
-    `reps` repetitions at their rate. A `schema` of "jiobench-run/2" writes a file as runs before
-    the median's interval and ratios did, "jiobench-run/1" one as runs before forks did."""
+    `reps` repetitions at their rate. A `schema` of "jiobench-run/3" writes a file as runs before
+    the per-rank file did, "jiobench-run/2" one as runs before the median's interval and ratios
+    did, "jiobench-run/1" one as runs before forks did."""
     random_ = random.Random(seed)
     number = next(_counter)
     run_id = f"20240102-0304{number % 60:02d}-{number:06x}"
@@ -63,6 +66,9 @@ def run_file(results: Path, rates_mib_s: Mapping[str, float], *, ranks: int = 2,
     phases = [reduce_phase([r for r in records if (r["approach"], r["op"], r["rep"]) == key],
                            deadline_s if paused else None) for key in keys]
     summary = summarize(phases)
+    if runfile.version_of(schema) < 4:
+        for phase in phases:
+            phase.pop("straggler")
     if schema in ("jiobench-run/1", "jiobench-run/2"):
         for row in summary:
             for key in ("median_ci95", "noisy", "ratio"):
@@ -105,9 +111,15 @@ def run_file(results: Path, rates_mib_s: Mapping[str, float], *, ranks: int = 2,
         },
         "phases": phases,
         "summary": summary,
-        "per_rank": records,
     }
     results.mkdir(parents=True, exist_ok=True)
+    if runfile.version_of(schema) < 4:
+        run["per_rank"] = records
+    else:
+        per_rank = perrank.Stream(str(results / f"{run_id}{perrank.SUFFIX}"))
+        per_rank.append(records)
+        per_rank.close()
+        run.update(per_rank_file=f"{run_id}{perrank.SUFFIX}", per_rank_rows=len(records))
     path = results / f"{run_id}.json"
     path.write_text(json.dumps(run, indent=1), encoding="utf-8")
     return path

@@ -204,6 +204,11 @@ WRONG_KEYS = {
         "summary[0].median_ci95 is [90.0, 110.0], expected null or an interval holding bw_mib_s.median, 1e-308"),
     "summary_row_without_phases": (lambda run: run["summary"][0].update(ranks=3),
         "summary[0] (raw-bytes write, 3 ranks) has no measured phase in 'phases'"),
+    # The report opens the per-rank file beside the JSON, and nowhere else.
+    "per_rank_file_in_another_directory": (lambda run: run.update(per_rank_file="../elsewhere.ranks.parquet"),
+        'per_rank_file is "../elsewhere.ranks.parquet", expected a file name, without a directory'),
+    "schema_4_without_its_per_rank_file_key": (lambda run: run.pop("per_rank_file"),
+        "lacks per_rank_file"),
 }
 
 

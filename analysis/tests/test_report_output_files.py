@@ -15,7 +15,7 @@ from .real_runs import run_report
 
 REPORT_FILES = {"report.html", "bandwidth.csv", "bandwidth.md", "phases.csv", "phases.md",
                 "bandwidth-vs-ranks.png", "bandwidth-vs-ranks.svg",
-                "bandwidth-vs-transfer-size.png", "bandwidth-vs-transfer-size.svg"}
+                "bandwidth-vs-transfer-size.png", "bandwidth-vs-transfer-size.svg", "rank-times.png", "rank-times.svg"}
 
 
 def runs(results: Path) -> Path:

@@ -17,7 +17,7 @@ from jiobench.model.reduce import summarize
 from jiobench_analysis.terminal import WIDTH
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
-FIGURES = ("bandwidth-vs-ranks", "bandwidth-vs-transfer-size")
+FIGURES = ("bandwidth-vs-ranks", "bandwidth-vs-transfer-size", "rank-times")
 
 
 def run_files(directory: Path) -> list[dict]:
