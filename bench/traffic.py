@@ -9,7 +9,9 @@ construction.
 """
 from __future__ import annotations
 
+import json
 import re
+import sys
 from pathlib import Path
 
 MONITORING_ARGS = ("--mca pml_monitoring_enable 2 --mca pml_monitoring_enable_output 3 "
@@ -40,3 +42,18 @@ def traffic(prefix: Path) -> dict:
             if match[1] == "I" and match[3] == "0":
                 totals["rank_0_received_bytes"] += int(match[4])
     return totals
+
+
+def main(argv=None) -> int:
+    """`traffic.py --args PREFIX`: the launcher arguments; `traffic.py PREFIX`: the totals, as JSON."""
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["--args"]:
+        print(monitoring_args(Path(args[1])))
+    else:
+        json.dump(traffic(Path(args[0])), sys.stdout, indent=1)
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

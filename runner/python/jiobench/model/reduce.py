@@ -120,6 +120,10 @@ def reduce_phase(records: Sequence[Mapping], deadline_s: Optional[float] = None)
         "bookkeeping_share": bookkeeping_share(records),
         "array_copy_crawls": _count_true(r.get("array_copy_crawls") for r in records),
         "straggler": straggler(records),
+        # When the ranks' launchers let the phase start (the first) and heard it end (the last), by
+        # the wall clock; null where no launcher serves each rank (MPJ Express).
+        "began_at": _least(r.get("began_at") for r in records),
+        "ended_at": _most(r.get("ended_at") for r in records),
     }
     if any(r.get("stonewall_bytes") is not None for r in records):
         # Wear-out: what the ranks had moved when the deadline stopped them, as IOR reports it.
@@ -141,6 +145,16 @@ def straggler(records: Sequence[Mapping]) -> dict:
     times = [r["elapsed_s"] for r in records]
     return {"rank": slowest["rank"], "host": slowest.get("host"),
             "elapsed_s": {"min": min(times), "median": statistics.median(times), "max": slowest["elapsed_s"]}}
+
+
+def _least(values: Iterable) -> Optional[float]:
+    known = [value for value in values if value is not None]
+    return min(known) if known else None
+
+
+def _most(values: Iterable) -> Optional[float]:
+    known = [value for value in values if value is not None]
+    return max(known) if known else None
 
 
 def _count_true(values: Iterable) -> Optional[int]:

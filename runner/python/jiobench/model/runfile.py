@@ -99,6 +99,9 @@ def build(context: dict, phases: list[dict], incomplete: Optional[dict] = None,
         "auto": auto_block(parameters, stopped or {}),
         "phases": list(phases),
         "summary": summary,
+        # The process that wrote this file (rank 0's launcher, or a survivor's): its rank and its
+        # peak resident memory, which must not grow with the rank count.
+        "writer": context.get("writer"),
         "per_rank_file": None if per_rank_rows is None else run_id + perrank.SUFFIX,
         "per_rank_rows": per_rank_rows,
     }

@@ -28,6 +28,7 @@ driver speaks for every rank.
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import sys
 import threading
@@ -35,7 +36,7 @@ import time
 from collections import Counter
 from typing import Iterable, Optional
 
-from ..model import repetitions, runfile
+from ..model import perrank, repetitions, runfile
 from . import collect
 from .launching import empty, files_to_empty, fork_tasks, run_environment, slurm_environment
 from .mpi import RANK_OVERHEAD_BYTES
@@ -284,6 +285,10 @@ class Driver:
         context = run_context(self.request, event["ready"], self.transport.hosts, self.transport.mpi(),
                               self.load_average, event["run_id"])
         self.collector = collect.Collector(context, sys.stdout if self.writes() else open(os.devnull, "w"))
+        if self.writes():
+            # The per-rank file's library takes a second to load: before the first phase, not
+            # between two of them.
+            perrank.schema()
         self.collector.start()
 
     def not_started(self, event: dict, task: str, label: str) -> None:
@@ -352,6 +357,9 @@ class Driver:
 
     def write_run_file(self, ending: Optional[dict]) -> None:
         with self.lock:
+            self.collector.context["writer"] = {
+                "rank": self.transport.writer,
+                "peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}  # KiB on Linux
             self.collector.finish(ending)
 
     def abandon(self, message: str) -> None:
