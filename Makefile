@@ -49,8 +49,13 @@ $(VENV)/.installed: pyproject.toml
 mpi4py: $(VENV)/.installed
 	scripts/build-tools.sh mpi4py $(PYTHON)
 
+# The runner's class archive (runner/target/jiobench-runner.jsa), made by the java the runs use
+# (JIOBENCH_JAVA, else java): it takes a third or more off each JVM's start CPU (bench/jvm_start.py).
+APPCDS = JIOBENCH_HOME=$(CURDIR) $(PYTHON) -m jiobench.run.appcds
+
 build: deps mpi4py
 	$(MVN) -q install -DskipTests
+	$(APPCDS)
 
 run: build
 	mkdir -p $(SCRATCH)
@@ -76,6 +81,7 @@ LAUNCHER_PACKAGES := numpy scipy pyarrow
 
 test: test-deps mpi4py $(MPI_VENVS)
 	$(MVN) install
+	$(APPCDS)
 	$(PYTHON) -m pytest -q
 
 clean:

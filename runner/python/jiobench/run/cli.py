@@ -5,6 +5,7 @@ each of which starts one JVM per fork of each approach; through MPJ Express, MPJ
 """
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import shlex
@@ -24,7 +25,7 @@ from . import guardian, limits, mpi, mpj
 from .launching import available_memory
 from .processes import (KILL_SECONDS, STOP_NOTE_VARIABLE, STOP_SIGNALS, end_session, escalate, kill,
                         session_members)
-from .request import RunRequest
+from .request import ALL, AUTO, RunRequest
 
 HELP_FLAGS = {"-h", "--help", "-V", "--version"}
 RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
@@ -55,6 +56,15 @@ def split_words(option: str, value: str) -> list[str]:
         return shlex.split(value)
     except ValueError as problem:
         raise UsageError(f"{option} {value!r}: {problem}") from None
+
+
+def jvm_cpus(value: str):
+    """--jvm-cpus: auto, all or a count of processors."""
+    if value in (AUTO, ALL):
+        return value
+    if value.isdigit() and int(value) >= 1:
+        return int(value)
+    raise argparse.ArgumentTypeError(f"{value!r}: give auto, all or a number of processors (1 or more)")
 
 
 def check_rank_count(ranks: int) -> None:
@@ -226,6 +236,13 @@ def run(argv: list[str]) -> int:
     parser.add_argument("--launcher-args", default="", help="extra arguments for mpirun or srun, as one string")
     parser.add_argument("--jvm-args", default="", help="JVM options for every rank, as one string (e.g. '-Xmx4g')")
     parser.add_argument("--java", default=os.environ.get("JIOBENCH_JAVA", "java"), help="the java to run (default: java)")
+    parser.add_argument("--jvm-cpus", type=jvm_cpus, default=AUTO, metavar="auto|all|N",
+                        help="the processors each rank's JVM sizes its threads for (its GC workers and compilers: "
+                             "-XX:ActiveProcessorCount): auto, the processors its node gives the run shared among "
+                             "the ranks there, at least 2, below which HotSpot gives up G1 for the Serial collector; "
+                             "all, as many as the JVM finds (for ranks bound to processors of their own: srun "
+                             "--cpu-bind, mpirun --bind-to); or N. An -XX:ActiveProcessorCount in "
+                             "--jvm-args wins; MPJ Express starts its JVMs unsized (default: auto)")
     parser.add_argument("--run-id", help="name of the run file (RESULTS/RUN_ID.json) instead of a time stamp")
     parser.add_argument("--start-timeout", type=float, default=120.0, metavar="SECONDS",
                         help="how long the ranks have to start and their JVMs to be ready; the run ends naming "
@@ -252,12 +269,15 @@ def run(argv: list[str]) -> int:
                              launcher_args=tuple(split_words("--launcher-args", options.launcher_args)),
                              jvm_args=tuple(split_words("--jvm-args", options.jvm_args)), java=options.java,
                              jar=str(JAR), run_id=options.run_id, command_line=("jiobench", "run", *argv),
-                             runner_args=tuple(runner_args), start_timeout=options.start_timeout)
+                             runner_args=tuple(runner_args), start_timeout=options.start_timeout,
+                             jvm_cpus=options.jvm_cpus)
         limits.check_utf8(runner_args)
         if HELP_FLAGS.intersection(runner_args):
             return subprocess.call(request.jvm_command())
         check_rank_count(options.ranks)
-        limits.check(None if "SLURM_JOB_ID" in os.environ else options.ranks, request.jvm_args, runner_args)
+        ranks_here = None if "SLURM_JOB_ID" in os.environ else options.ranks
+        limits.check(ranks_here, request.jvm_args, runner_args,
+                     None if is_mpj(options.launcher) else request.jvm_processors(ranks_here or 1))
         command = None if is_mpj(options.launcher) else launch_command(request)
     except UsageError as mistake:
         return error(str(mistake))

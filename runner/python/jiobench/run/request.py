@@ -3,7 +3,27 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional, Union
+
+from . import appcds
+from .limits import cpus_available
+
+# --jvm-cpus: each JVM sized for its share of its node's processors, or left to count them all.
+AUTO, ALL = "auto", "all"
+# Below two processors HotSpot takes its machine for a client and picks the Serial collector
+# over G1, which lays out the heap otherwise (measured: -XX:ActiveProcessorCount=1 turns on
+# UseSerialGC, 2 keeps UseG1GC): a share is never below two where the JVM would see two or more.
+LEAST_SHARE = 2
+# How many options before it are jiobench's own: the runner reports them apart from the user's
+# (environment.jvm.jiobench_args and args).
+OWN_OPTIONS_PROPERTY = "jiobench.own.options"
+# A JVM's crash report (hs_err), in the temporary directory of its node rather than once per
+# rank in the working directory; the JVM says where in its last words, which the rank relays.
+ERROR_FILE = "jiobench-hs_err_pid%p.log"
+ACTIVE_PROCESSOR_COUNT = "-XX:ActiveProcessorCount="
 
 
 @dataclass(frozen=True)
@@ -20,10 +40,49 @@ class RunRequest:
     runner_args: tuple[str, ...]
     # How long every rank's JVM has to come up and say it is ready before the run ends without it.
     start_timeout: float = 120.0
+    # The processors each JVM sizes its threads for (GC workers, compilers): AUTO, its node's
+    # shared among the ranks there; ALL, as many as the JVM finds; or a count.
+    jvm_cpus: Union[int, str] = AUTO
 
-    def jvm_command(self) -> list[str]:
-        """The runner as each rank starts it: java, the JVM options, the jar, the runner's options."""
-        return [self.java, *self.jvm_args, "-jar", self.jar, *self.runner_args]
+    def jvm_command(self, ranks_on_node: int = 1) -> list[str]:
+        """The runner as each rank starts it: java, jiobench's JVM options, the user's (which
+        come later and win), the jar, the runner's options. `ranks_on_node`: the ranks of the run
+        on this rank's node, which share its processors."""
+        own = self.own_jvm_options(ranks_on_node)
+        counted = [f"-D{OWN_OPTIONS_PROPERTY}={len(own)}"] if own else []
+        return [self.java, *own, *counted, *self.jvm_args, "-jar", self.jar, *self.runner_args]
+
+    def own_jvm_options(self, ranks_on_node: int) -> list[str]:
+        """What jiobench adds: the JVM's processors, where its crash report goes, and the runner's
+        class archive (jiobench.run.appcds); each only where the user's options do not say it."""
+        own = []
+        active = self.active_processors(ranks_on_node)
+        if active is not None:
+            own.append(f"{ACTIVE_PROCESSOR_COUNT}{active}")
+        if not self.user_sets("-XX:ErrorFile="):
+            own.append(f"-XX:ErrorFile={Path(tempfile.gettempdir(), ERROR_FILE)}")
+        return own + appcds.jvm_options(self.java, Path(self.jar), self.jvm_args)
+
+    def user_sets(self, option: str) -> bool:
+        return any(arg.startswith(option) for arg in self.jvm_args)
+
+    def active_processors(self, ranks_on_node: int) -> Optional[int]:
+        """The processors jiobench sizes each JVM for, None where the JVM counts them itself
+        (--jvm-cpus all, or the user's own -XX:ActiveProcessorCount)."""
+        if self.jvm_cpus == ALL or self.user_sets(ACTIVE_PROCESSOR_COUNT):
+            return None
+        if self.jvm_cpus != AUTO:
+            return int(self.jvm_cpus)
+        cpus = cpus_available()
+        return min(cpus, max(LEAST_SHARE, cpus // max(1, ranks_on_node)))
+
+    def jvm_processors(self, ranks_on_node: int) -> int:
+        """The processors each JVM sizes its threads for, whoever chose them."""
+        for arg in reversed(self.jvm_args):
+            if arg.startswith(ACTIVE_PROCESSOR_COUNT) and arg[len(ACTIVE_PROCESSOR_COUNT):].isdigit():
+                return max(1, int(arg[len(ACTIVE_PROCESSOR_COUNT):]))
+        active = self.active_processors(ranks_on_node)
+        return cpus_available() if active is None else active
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self))

@@ -5,6 +5,7 @@ import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,11 @@ final class Environment {
             "UseSerialGC", "Serial", "UseZGC", "ZGC", "UseShenandoahGC", "Shenandoah", "UseEpsilonGC", "Epsilon");
     /** An array's header before its first element: 16 bytes with compressed class pointers, HotSpot's default. */
     private static final long ARRAY_HEADER_BYTES = 16;
+    /**
+     * The property after the JVM options jiobench added before the user's, whose value counts them
+     * (jiobench.run.request: its processors, its crash report's place, the runner's class archive).
+     */
+    static final String OWN_OPTIONS_PROPERTY = "jiobench.own.options";
 
     /** @param arrayBytes bytes of the transfer array each approach of the rank works on */
     static Map<String, Object> describe(Path target, long arrayBytes) {
@@ -31,7 +37,13 @@ final class Environment {
         jvm.put("name", System.getProperty("java.vm.name"));
         jvm.put("vendor", System.getProperty("java.vm.vendor"));
         jvm.put("version", System.getProperty("java.runtime.version"));
-        jvm.put("args", ManagementFactory.getRuntimeMXBean().getInputArguments());
+        List<String> args = new ArrayList<>(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        List<String> own = ownOptions(args);
+        jvm.put("args", args);
+        jvm.put("jiobench_args", own);
+        jvm.put("available_processors", Runtime.getRuntime().availableProcessors());
+        jvm.put("threads", threads());
+        jvm.put("class_sharing", classSharing());
         jvm.put("heap", heap(arrayBytes));
         Map<String, Object> filesystem = new LinkedHashMap<>();
         Path directory = target.toAbsolutePath().getParent();
@@ -81,7 +93,63 @@ final class Environment {
         }
     }
 
-    /** The processor's model as Linux names it, and the processors this JVM may use. */
+    /**
+     * Takes jiobench's own options, and the property that counts them, out of the JVM's options,
+     * which leaves the user's; returns jiobench's, none where the runner was started otherwise.
+     */
+    static List<String> ownOptions(List<String> args) {
+        String counted = "-D" + OWN_OPTIONS_PROPERTY + "=";
+        for (int i = 0; i < args.size(); i++) {
+            if (args.get(i).startsWith(counted) && args.get(i).substring(counted.length()).matches("\\d{1,4}")) {
+                int count = Integer.parseInt(args.get(i).substring(counted.length()));
+                List<String> own = new ArrayList<>(args.subList(Math.max(0, i - count), i));
+                args.subList(Math.max(0, i - count), i + 1).clear();
+                return own;
+            }
+        }
+        return List.of();
+    }
+
+    /** This process's threads as Linux counts them (the JVM's own and the runner's), null elsewhere. */
+    private static Integer threads() {
+        return procStatus("Threads:").map(Integer::valueOf).orElse(null);
+    }
+
+    /** A field of /proc/self/status, where there is one. */
+    private static Optional<String> procStatus(String field) {
+        try {
+            return Files.readAllLines(Path.of("/proc/self/status")).stream().filter(line -> line.startsWith(field))
+                    .findFirst().map(line -> line.substring(field.length()).trim());
+        } catch (IOException | RuntimeException unreadable) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The class data sharing archive this JVM mapped at its start, as its memory map shows it:
+     * {@code archive}, its path (the JDK's default one, or the runner's own made at build), null where
+     * none; {@code app}, whether it is the one -XX:SharedArchiveFile named, which holds the runner's classes.
+     */
+    static Map<String, Object> classSharing() {
+        String archive = null;
+        try {
+            archive = Files.readAllLines(Path.of("/proc/self/maps")).stream().map(line -> line.split("\\s+", 6))
+                    .filter(fields -> fields.length == 6 && fields[5].endsWith(".jsa")).map(fields -> fields[5])
+                    .findFirst().orElse(null);
+        } catch (IOException | RuntimeException unreadable) {
+            // Not Linux, or /proc hidden: unknown.
+        }
+        Map<String, Object> sharing = new LinkedHashMap<>();
+        sharing.put("archive", archive);
+        sharing.put("app", archive != null && vmOption("SharedArchiveFile").filter(name -> !name.isEmpty())
+                .map(Environment::realPath).filter(Path.of(archive)::equals).isPresent());
+        return sharing;
+    }
+
+    /**
+     * The processor's model as Linux names it, and the processors this rank may run on: its CPU
+     * affinity, whatever processors its JVM was told to size itself for.
+     */
     private static Map<String, Object> cpu() {
         Map<String, Object> cpu = new LinkedHashMap<>();
         String model = null;
@@ -93,8 +161,28 @@ final class Environment {
             // Not Linux, or /proc hidden: the model stays unknown.
         }
         cpu.put("model", model);
-        cpu.put("count", Runtime.getRuntime().availableProcessors());
+        cpu.put("count", procStatus("Cpus_allowed_list:").map(Environment::cpuCount)
+                .orElse(Runtime.getRuntime().availableProcessors()));
         return cpu;
+    }
+
+    /** The file a path names, as the memory map names it: links resolved. */
+    private static Path realPath(String name) {
+        try {
+            return Path.of(name).toRealPath();
+        } catch (IOException | RuntimeException unresolved) {
+            return Path.of(name).toAbsolutePath();
+        }
+    }
+
+    /** The processors of a Linux CPU list, "0-3,8,10-11". */
+    static int cpuCount(String list) {
+        int count = 0;
+        for (String range : list.split(",")) {
+            String[] ends = range.trim().split("-");
+            count += ends.length == 2 ? Integer.parseInt(ends[1]) - Integer.parseInt(ends[0]) + 1 : 1;
+        }
+        return count;
     }
 
     /** The type of the nearest existing directory's file system, as the mount table names it (ext4, lustre, ...). */
