@@ -17,6 +17,7 @@ Started by `jiobench run` under mpirun, mpiexec or srun as
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
@@ -41,6 +42,7 @@ from ..model import runfile
 from . import collect
 from .driver import FIRST, Driver
 from .launching import available_memory, load_average, ranks_on
+from .limits import error_reports, start_limit_line
 from .liveness import LOST_AFTER_SECONDS, Liveness, Lost, survivor_writing
 from .mpi import ALL_UP_MARKER, EXIT_CODE_MARKER, RANK_UP_MARKER
 from .placement import Placement
@@ -275,6 +277,14 @@ def start_failure(outcomes: list[tuple[int, str]], hosts: list[str], timeout: fl
                 "messages": [f"jiobench: error: {ranks_on(late, hosts)} not ready within --start-timeout {timeout:g} s"
                              + (f"; its JVM printed: {printed}" if printed else "")]}
     failed = [(rank, code, message) for rank, (code, message) in enumerate(outcomes) if code != 0]
+    texts = [message for _, _, message in failed]
+    limit = start_limit_line(texts)
+    if limit is not None:
+        # A limit said once, not a dump a rank; the crash reports it left say nothing more.
+        for report in error_reports(texts):
+            with contextlib.suppress(OSError):
+                os.unlink(report)
+        return {"type": "error", "exit": 1, "messages": [limit], "rank": None}
     if len({message for _, _, message in failed}) == 1:
         messages = [failed[0][2]]
     else:
@@ -325,6 +335,7 @@ class Ranks:
         self.host = MPI.Get_processor_name()
         # Every rank's host, as `hosts[rank]` reads it, in the size of the node count.
         self.hosts = place_ranks(comm)
+        self.ranks_here = self.hosts.ranks_per_host()[self.host]  # each JVM is sized for its share
         self.jvm: Optional[RankJvm] = None
         self.stop_signal: Optional[str] = None
         self.peer_failed = False  # another rank's JVM failed: this one's phase ends at once
@@ -489,7 +500,7 @@ class Ranks:
             return None, None, (1, unable)
         if self.stop_signal is not None:
             return None, None, (0, "")
-        command = self.request.jvm_command()
+        command = self.request.jvm_command(self.ranks_here)
         try:
             jvm = RankJvm(command, self.rank, self.size, self.hosts.encoded_runs(), task, label)
         except OSError as problem:
