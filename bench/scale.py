@@ -1,7 +1,8 @@
 """The table of bench/scale.sh: what a rank costs as the rank count grows, from each run's files.
 
     bench/scale.py RUN.json|DIR...   (each run with RUN.traffic.json beside it, as bench/scale.sh keeps
-                                      it; a directory stands for the runs in it)
+                                      it; a directory stands for the runs in it, and its collector.json,
+                                      where it holds one, for bench/scale_collector.py's measurements)
 
 A row a run, in rank order: its ranks and nodes, its phases, the MPI bytes all ranks sent per phase
 (Open MPI's monitor: the collectives and the heartbeats, start and end included) and what the
@@ -17,7 +18,10 @@ import statistics
 import sys
 from pathlib import Path
 
+import scale_collector
+
 TRAFFIC = ".traffic.json"
+COLLECTOR = "collector.json"  # bench/scale_collector.py --keep
 COLUMNS = ("ranks", "nodes", "phases", "MPI B/phase", "to rank 0 B/phase", "rank 0 peak MiB",
            "between phases ms (median, max)", "JSON B", "per-rank B", "B/rank-phase")
 
@@ -54,17 +58,24 @@ def table(rows: list[tuple]) -> str:
 def run_files(args: list[str]) -> list[Path]:
     paths = []
     for arg in map(Path, args):
-        paths += ([path for path in arg.glob("*.json") if not path.name.endswith(TRAFFIC)] if arg.is_dir() else [arg])
+        paths += ([path for path in arg.glob("*.json") if not path.name.endswith(TRAFFIC) and path.name != COLLECTOR]
+                  if arg.is_dir() else [arg])
     return paths
 
 
 def main(argv=None) -> int:
-    paths = run_files(sys.argv[1:] if argv is None else argv)
+    args = sys.argv[1:] if argv is None else argv
+    paths = run_files(args)
     if not paths:
         print("usage: bench/scale.py RUN.json|DIR...", file=sys.stderr)
         return 2
     rows = sorted((row(path) for path in paths), key=lambda cells: (cells[0], cells[1]))
     print(table(rows))
+    for simulated in (Path(arg) / COLLECTOR for arg in args if (Path(arg) / COLLECTOR).is_file()):
+        print("\nrank 0's collector alone, fed synthetic records of -a all (bench/scale_collector.py):")
+        print(scale_collector.HEADER)
+        for measured in json.loads(simulated.read_text()):
+            print(scale_collector.line(measured))
     return 0
 
 

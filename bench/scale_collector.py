@@ -5,13 +5,15 @@ prints rank 0's peak memory (ru_maxrss), the seconds the collector took (not tho
 the records), the per-rank file's bytes per rank and phase, and the JSON run file's size, which
 must not grow with the rank count.
 
-    python bench/scale_collector.py [--phases 1000] [RANKS ...]      (default: 1000 10000)
+    python bench/scale_collector.py [--phases 1000] [--keep FILE] [RANKS ...]    (default: 1000 10000)
 
-Each rank count runs in a process of its own, so that its peak memory is its own.
+Each rank count runs in a process of its own, so that its peak memory is its own. --keep writes
+the measurements as JSON (docs/runs/scale/collector.json), which bench/scale.py prints again.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import resource
@@ -89,9 +91,19 @@ def context(ranks: int, results: str) -> dict:
     }
 
 
-def measure(ranks: int, phases: int) -> str:
-    """One rank count, in this process: the line of the table. The seconds are the collector's
-    (reduction, per-rank file, run file), apart from the making of the records."""
+HEADER = "  ranks  phases   seconds  peak RSS MiB  per-rank file (B)  B per rank-phase  JSON (B)"
+
+
+def line(measured: dict) -> str:
+    return (f"{measured['ranks']:>7,} {measured['phases']:>7,} {measured['seconds']:>9.1f} "
+            f"{measured['peak_rss_bytes'] / 2 ** 20:>13,.0f} {measured['per_rank_bytes']:>17,} "
+            f"{measured['per_rank_bytes'] / (measured['ranks'] * measured['phases']):>16.1f} "
+            f"{measured['json_bytes']:>11,}")
+
+
+def measure(ranks: int, phases: int) -> dict:
+    """One rank count, in this process. The seconds are the collector's (reduction, per-rank file,
+    run file), apart from the making of the records."""
     with tempfile.TemporaryDirectory(prefix="jiobench-scale-") as results, open(os.devnull, "w") as quiet:
         collector = collect.Collector(context(ranks, results), out=quiet)
         collecting = 0.0
@@ -103,23 +115,30 @@ def measure(ranks: int, phases: int) -> str:
         path = Path(collector.finish())
         collecting += time.monotonic() - started
         per_rank = path.with_name(path.name.removesuffix(".json") + perrank.SUFFIX).stat().st_size
-        peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        return (f"{ranks:>7,} {phases:>7,} {collecting:>9.1f} {peak_mib:>13,.0f} {per_rank:>17,} "
-                f"{per_rank / (ranks * phases):>16.1f} {path.stat().st_size:>11,}")
+        return {"ranks": ranks, "phases": phases, "seconds": collecting,
+                "peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+                "per_rank_bytes": per_rank, "json_bytes": path.stat().st_size}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("ranks", nargs="*", type=int, default=[1000, 10000])
     parser.add_argument("--phases", type=int, default=1000)
+    parser.add_argument("--keep", type=Path, help="write the measurements to this JSON file")
     parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)  # a child: one rank count
     args = parser.parse_args()
     if args.one:
-        print(measure(args.ranks[0], args.phases), flush=True)
+        print(json.dumps(measure(args.ranks[0], args.phases)), flush=True)
         return
-    print("  ranks  phases   seconds  peak RSS MiB  per-rank file (B)  B per rank-phase  JSON (B)", flush=True)
+    print(HEADER, flush=True)
+    kept = []
     for ranks in args.ranks:
-        subprocess.run([sys.executable, __file__, "--one", "--phases", str(args.phases), str(ranks)], check=True)
+        child = subprocess.run([sys.executable, __file__, "--one", "--phases", str(args.phases), str(ranks)],
+                               check=True, capture_output=True, text=True)
+        kept.append(json.loads(child.stdout))
+        print(line(kept[-1]), flush=True)
+    if args.keep:
+        args.keep.write_text(json.dumps(kept, indent=1) + "\n")
 
 
 if __name__ == "__main__":
