@@ -31,12 +31,13 @@ trap 'exit 143' TERM
 runs=()
 
 # One run: its directory, then the words before `jiobench run`'s own (a node's shell), then its
-# launcher arguments; keeps its run file, per-rank file and traffic.
+# launcher arguments and its rank count; keeps its run file, per-rank file and traffic. 64 JVMs
+# starting on 2 cores take longer than the default --start-timeout.
 measure() {
   local dir=$1 on=$2 launcher_args=$3 ranks=$4
   mkdir -p "$dir"
   local out
-  out=$($on "$home/bin/jiobench" run -n "$ranks" \
+  out=$($on "$home/bin/jiobench" run -n "$ranks" --start-timeout 600 \
     --launcher-args "$launcher_args $("$python" "$home/bench/traffic.py" --args "$dir/prof")" \
     -- "${phases[@]}" -o "$dir/scale.dat" --results "$dir/results")
   local run_file
