@@ -62,6 +62,19 @@ class Job:
     def note_members(self) -> None:
         self.seen.update(self.members())
 
+    def wait_for_first_phase_of_next_jvms(self, test_file: Path, timeout: float = 120) -> None:
+        """Until the next approach's JVMs are in their first phase: the test file, emptied before
+        they start, holds what they write. A fixed sleep lost this race on a loaded machine."""
+        deadline = time.monotonic() + timeout
+        emptied = False
+        while time.monotonic() < deadline:
+            size = test_file.stat().st_size if test_file.exists() else 0
+            emptied = emptied or size == 0
+            if emptied and size > 0 and len(self.jvms()) == 2:
+                return
+            time.sleep(0.02)
+        pytest.fail(f"the next JVMs did not start writing {test_file} within {timeout} s")
+
     def jvms(self) -> list[int]:
         return [pid for pid in self.members()
                 if Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].endswith(b"java")]
@@ -95,7 +108,7 @@ DATA_STREAM_WRITE = "data-stream write fork 1 rep 0 (warm-up)"
 def test_a_signal_stops_every_rank_and_keeps_the_completed_phases(tmp_path, name):
     job = Job(tmp_path, *SLOW, "-o", str(tmp_path / "f.dat"))
     job.wait_for(RAW_BYTES_DONE)
-    time.sleep(3)  # data-stream's JVMs started and in their first phase
+    job.wait_for_first_phase_of_next_jvms(tmp_path / "f.dat")
     job.note_members()
     assert len(job.jvms()) == 2
     job.process.send_signal(signal.Signals[name])
@@ -178,7 +191,7 @@ def test_a_kill_9_of_jiobench_run_ends_the_run_as_a_stop_does(tmp_path):
     notes.mkdir()
     job = Job(tmp_path, *SLOW, "-o", str(tmp_path / "f.dat"), env=dict(os.environ, TMPDIR=str(notes)))
     job.wait_for(RAW_BYTES_DONE)
-    time.sleep(3)  # data-stream's JVMs started and in their first phase
+    job.wait_for_first_phase_of_next_jvms(tmp_path / "f.dat")
     job.note_members()
     assert len(job.jvms()) == 2
     job.process.kill()
@@ -228,7 +241,7 @@ def test_a_java_wrapper_that_ignores_stops_is_ended_at_the_start_timeout(tmp_pat
 def test_a_killed_jvm_ends_the_run_naming_its_rank_and_phase(tmp_path):
     job = Job(tmp_path, *SLOW, "-D", "3", "-o", str(tmp_path / "f.dat"))
     job.wait_for(RAW_BYTES_DONE)
-    time.sleep(3)  # data-stream's JVMs started and in their first phase
+    job.wait_for_first_phase_of_next_jvms(tmp_path / "f.dat")
     job.note_members()
     victim = job.jvms()[-1]
     rank = control_rank(victim)
@@ -249,7 +262,7 @@ def test_a_killed_jvm_ends_the_other_ranks_phase_at_once(tmp_path):
     job = Job(tmp_path, "-a", "raw-bytes,data-stream", "-b", "64MiB", "-t", "1MiB", "-i", "1", "-D", "60",
               "-o", str(tmp_path / "f.dat"))
     job.wait_for(RAW_BYTES_DONE, timeout=120)
-    time.sleep(3)  # data-stream's JVMs started and in their first phase, which its deadline ends in 60 s
+    job.wait_for_first_phase_of_next_jvms(tmp_path / "f.dat")
     job.note_members()
     (victim,) = [pid for pid in job.jvms() if control_rank(pid) == 1]
     os.kill(victim, signal.SIGKILL)
@@ -272,7 +285,7 @@ def control_rank(pid: int) -> int:
 def test_a_killed_mpirun_leaves_the_ranks_to_end_the_run_on_their_own(tmp_path):
     job = Job(tmp_path, *SLOW, "-o", str(tmp_path / "f.dat"))
     job.wait_for(RAW_BYTES_DONE)
-    time.sleep(3)  # data-stream's JVMs started and in their first phase
+    job.wait_for_first_phase_of_next_jvms(tmp_path / "f.dat")
     job.note_members()
     (mpirun,) = [pid for pid in job.children() if b"jiobench.run.guardian" not in Path(f"/proc/{pid}/cmdline").read_bytes()]
     os.kill(mpirun, signal.SIGKILL)
