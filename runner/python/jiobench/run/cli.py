@@ -113,10 +113,14 @@ class Job:
         env = dict(os.environ, **{STOP_NOTE_VARIABLE: self.stop_note})
         self.process = subprocess.Popen(command, start_new_session=True, env=env, stdout=subprocess.PIPE,
                                         stderr=subprocess.PIPE)
-        # Ends the run should this process die unannounced (jiobench.run.guardian).
+        # Ends the run should this process die unannounced (jiobench.run.guardian). It holds the
+        # launcher's output too, which it drains once this process is gone: a launcher writing to
+        # pipes nobody reads dies of SIGPIPE, and leaves its session directory behind.
+        outputs = (self.process.stdout.fileno(), self.process.stderr.fileno())
         self.guardian = subprocess.Popen([sys.executable, "-m", "jiobench.run.guardian", str(self.process.pid),
-                                          self.notes], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                                         stderr=subprocess.DEVNULL, start_new_session=True, text=True)
+                                          self.notes, *map(str, outputs)], stdin=subprocess.PIPE,
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=outputs,
+                                         start_new_session=True, text=True)
         self.stop_signal: Optional[int] = None
         self.run_exit_code: Optional[int] = None
         self.stop_said = False

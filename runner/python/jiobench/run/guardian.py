@@ -2,9 +2,10 @@
 OOM killer), which it cannot handle, it would leave the MPI launcher, the ranks and their JVMs
 running to the run's end, and its notes behind.
 
-`jiobench run` starts this as `python -m jiobench.run.guardian LAUNCHER-PID NOTES-DIR`, in a
-session of its own (no terminal's signal reaches it), with a pipe on its standard input that only
-`jiobench run` writes. `done` on it is the run's own end: nothing to do. The pipe's end without
+`jiobench run` starts this as `python -m jiobench.run.guardian LAUNCHER-PID NOTES-DIR OUTPUT-FD...`,
+in a session of its own (no terminal's signal reaches it), with a pipe on its standard input that
+only `jiobench run` writes, and the launcher's output pipes, which it reads only once `jiobench run`
+is gone. `done` on it is the run's own end: nothing to do. The pipe's end without
 it means `jiobench run` died: the stop goes to the launcher as a signal to `jiobench run` would
 send it (noted as SIGKILL, so the ranks end their phase, write the run file and remove what they
 created), the launcher's session is ended as `jiobench run` would end it, and the notes go.
@@ -14,6 +15,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import threading
 from pathlib import Path
 
 from .processes import PASSED_ON_STOP, SESSION, STATE, end_session, escalate, kill, session_members, stat
@@ -39,8 +41,19 @@ def signal_launcher(pid: int, number: int) -> None:
             pass
 
 
-def end_run(launcher: int, notes: Path) -> None:
+def drain(output: int) -> None:
+    """Reads one of the launcher's outputs to its end, for nobody: what the ranks say as they end."""
+    try:
+        while os.read(output, 1 << 16):
+            pass
+    except OSError:
+        pass
+
+
+def end_run(launcher: int, notes: Path, outputs: list[int]) -> None:
     """The stop `jiobench run` could not pass on, then its escalation, then its clean-up."""
+    for output in outputs:
+        threading.Thread(target=drain, args=(output,), daemon=True).start()
     note = notes / STOP_NOTE
     try:
         if not note.exists() or not note.read_text().strip():
@@ -55,9 +68,9 @@ def end_run(launcher: int, notes: Path) -> None:
 
 
 def main(argv: list[str]) -> int:
-    launcher, notes = int(argv[0]), Path(argv[1])
+    launcher, notes, outputs = int(argv[0]), Path(argv[1]), [int(fd) for fd in argv[2:]]
     if sys.stdin.read().strip() != DONE:
-        end_run(launcher, notes)
+        end_run(launcher, notes, outputs)
     return 0
 
 
