@@ -89,6 +89,7 @@ class Ranks:
         self.failures: dict[int, list[int]] = {rank: [] for rank in range(len(hosts))}
         self.ranks = [Liveness(self.network.comm(rank), self.placement, self.failures[rank].append,
                                clock=lambda: self.now) for rank in range(len(hosts))]
+        self.away: set[int] = set()  # ranks alive but not looking (in a blocking call, starved)
 
     def run(self, seconds: float, step: float = 0.5) -> dict[int, list[int]]:
         """Every rank not cut tends every `step` seconds, in rank order; what each rank found lost."""
@@ -96,7 +97,7 @@ class Ranks:
         for _ in range(int(seconds / step)):
             self.now += step
             for rank, liveness in enumerate(self.ranks):
-                if rank in self.network.cut or rank in lost:
+                if rank in self.network.cut or rank in self.away or rank in lost:
                     continue
                 try:
                     liveness.tend()
@@ -133,6 +134,29 @@ def test_a_node_cut_off_is_lost_after_ten_silent_seconds_and_every_survivor_hear
     found = ranks.run(1)
     assert found == dict.fromkeys(every_rank_but(*n2), n2)
     assert ranks.writers(found) == {0}
+
+
+def test_ranks_away_together_are_not_lost_when_they_come_back():
+    """A blocking collective keeps every rank from looking for 30 s while rank 0 reduces a phase,
+    and a crowded node keeps n2's ranks from their first look after it 5 s longer: none of them
+    was due to beat while the others were away, and none is lost."""
+    ranks = Ranks(HOSTS)
+    ranks.run(5)
+    ranks.now += 30
+    ranks.away |= set(N2)
+    assert ranks.run(5) == {}
+    ranks.away.clear()
+    assert ranks.run(30) == {}
+
+
+def test_a_node_cut_off_while_the_others_were_away_is_lost_after_ten_seconds_of_listening():
+    ranks = Ranks(HOSTS)
+    ranks.run(5)
+    ranks.network.cut |= set(N2)
+    ranks.now += 30
+    assert ranks.run(9) == {}
+    found = ranks.run(2)
+    assert found == dict.fromkeys(every_rank_but(*N2), N2)
 
 
 def test_a_launcher_killed_on_a_node_whose_leader_lives_is_named_alone_by_every_survivor():

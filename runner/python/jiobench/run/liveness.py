@@ -26,6 +26,12 @@ What a silence blames is what the silent rank was the only way to hear:
   alone, on a node whose other ranks live, so has its whole node named by every rank off it.
 Blaming only the silent rank's node keeps every rank of another node unnamed.
 
+A silence counts only while the rank that hears it is listening. Between two looks it may be away
+for long: in a blocking collective (the other ranks with it, waiting on rank 0 to reduce a phase),
+or on a node crowded with JVMs, where the scheduler leaves it seconds apart. The ranks it beats with
+were most often away with it, and their beats are still to come: a look after such a gap counts
+the time since the last one as heard from every peer, less the beat a look is allowed to take.
+
 Word of lost ranks goes on at once: a rank tells every rank it beats with but the lost ones and
 the one it heard it from, so that it goes up to rank 0 and from it through every leader to every
 rank, as each takes in what came: two looks after the first rank found them, not another ten
@@ -85,6 +91,7 @@ class Liveness:
         now = self.clock()
         self.heard = dict.fromkeys(self.led + upward, now)  # every rank it beats with
         self.next_beat = now
+        self.looked = now  # this rank's last look
         self.sending: list = []
         self.lost: list[int] = []
 
@@ -95,6 +102,10 @@ class Liveness:
         if not self.heard:
             return  # a run of one rank
         now = self.clock()
+        away = now - self.looked - self.beat
+        if away > 0:
+            self.heard = {peer: heard + away for peer, heard in self.heard.items()}
+        self.looked = now
         if now >= self.next_beat:
             self.next_beat = now + self.beat
             self.sending = [request for request in self.sending if not request.Test()]
