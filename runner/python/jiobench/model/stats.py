@@ -42,6 +42,12 @@ def _finite(values: Sequence[float]) -> list[float]:
     return [float(v) for v in values if math.isfinite(v)]
 
 
+def load_libraries() -> None:
+    """Loads numpy and scipy now, for a process that must not stop for them later."""
+    import numpy  # noqa: F401
+    from scipy import stats  # noqa: F401
+
+
 def median_interval(values: Sequence[float]) -> Optional[tuple[float, float]]:
     """The 95% order-statistic interval of the median, or None for fewer than MIN_REPS values."""
     values = _finite(values)

@@ -36,7 +36,7 @@ import time
 from collections import Counter
 from typing import Iterable, Optional
 
-from ..model import perrank, repetitions, runfile
+from ..model import perrank, repetitions, runfile, stats
 from . import collect
 from .launching import empty, files_to_empty, fork_tasks, run_environment, slurm_environment
 from .mpi import RANK_OVERHEAD_BYTES
@@ -67,6 +67,14 @@ def signal_exit_code(name: str) -> int:
 def task_label(parameters: dict, task: str) -> str:
     fork, index = task.split(":")
     return f"the start of {parameters['approaches'][int(index)]} fork {fork}"
+
+
+def load_writer_libraries() -> None:
+    """What the run file's writer computes with: numpy and scipy (the statistics), pyarrow (the
+    per-rank file). They take a second or more of CPU to load, which a node crowded with starting
+    JVMs stretches to a minute: loaded before anything waits on the writer."""
+    stats.load_libraries()
+    perrank.schema()
 
 
 def said_once(messages: list[str]) -> list[str]:
@@ -286,9 +294,7 @@ class Driver:
                               self.load_average, event["run_id"])
         self.collector = collect.Collector(context, sys.stdout if self.writes() else open(os.devnull, "w"))
         if self.writes():
-            # The per-rank file's library takes a second to load: before the first phase, not
-            # between two of them.
-            perrank.schema()
+            load_writer_libraries()  # before the first phase, not between two of them
         self.collector.start()
 
     def not_started(self, event: dict, task: str, label: str) -> None:

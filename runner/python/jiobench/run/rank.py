@@ -40,7 +40,7 @@ from mpi4py import MPI  # noqa: E402
 
 from ..model import runfile
 from . import collect
-from .driver import FIRST, Driver
+from .driver import FIRST, Driver, load_writer_libraries
 from .launching import available_memory, load_average, ranks_on
 from .limits import error_reports, start_limit_line
 from .liveness import LOST_AFTER_SECONDS, Liveness, Lost, survivor_writing
@@ -633,6 +633,9 @@ def main(argv: Optional[list[str]] = None) -> int:
                   f"{MPI.Get_library_version().splitlines()[0].strip()}, not the MPI of the launcher; install "
                   "mpi4py for that MPI (or run the launcher of mpi4py's MPI)", file=sys.stderr, flush=True)
         return 2
+    if comm.Get_rank() == 0:
+        # While the other ranks wait in the first collective, before any listens for its heartbeats.
+        load_writer_libraries()
     ranks = Ranks(comm, request)
     if ranks.rank == 0:
         say(ALL_UP_MARKER)
