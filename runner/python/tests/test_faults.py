@@ -552,13 +552,9 @@ def test_a_rank_that_never_gets_into_mpi_ends_the_run_naming_it(tmp_path):
     job.assert_nothing_left()
 
 
-def test_a_rank_that_stops_answering_ends_the_run_within_30_s(tmp_path):
-    """A lost node, as its launcher frozen: the others would wait in their next barrier for as long
-    as Slurm lets them. They end the run, write what was measured and remove the test file."""
-    job = Job(tmp_path, "-a", "raw-bytes,data-stream", "-b", "64MiB", "-t", "1MiB", "-i", "1", "-D", "60",
-              "-o", str(tmp_path / "f.dat"))
-    job.wait_for(RAW_BYTES_DONE, timeout=120)
-    time.sleep(2)
+def lost_with_rank_1(job: Job) -> str:
+    """Freezes rank 1's launcher, as a lost node leaves it: the run ends within 30 s, exit 1. Its
+    standard error."""
     job.note_members()
     (frozen,) = [pid for pid in job.members() if launcher_of_rank(pid) == "1"]
     os.kill(frozen, signal.SIGSTOP)
@@ -566,10 +562,42 @@ def test_a_rank_that_stops_answering_ends_the_run_within_30_s(tmp_path):
     code, stderr, _ = job.finish(timeout=60)
     assert time.monotonic() - lost < 30, stderr
     assert code == 1, stderr
+    return stderr
+
+
+def test_a_rank_that_stops_answering_ends_the_run_within_30_s(tmp_path):
+    """A lost node, as its launcher frozen: the others would wait in their next barrier for as long
+    as Slurm lets them. They end the run, write what was measured and remove the test file."""
+    job = Job(tmp_path, "-a", "raw-bytes,data-stream", "-b", "64MiB", "-t", "1MiB", "-i", "1", "-D", "60",
+              "-o", str(tmp_path / "f.dat"))
+    job.wait_for(RAW_BYTES_DONE, timeout=120)
+    time.sleep(2)
+    stderr = lost_with_rank_1(job)
     assert f"jiobench: rank 1 on {os.uname().nodename} stopped answering for 10 s" in stderr, stderr
     run = job.run_file()
     assert run["incomplete"]["reason"] == "failed" and len(run["phases"]) == 4, run["incomplete"]
     assert not (tmp_path / "f.dat").exists()
+    job.assert_nothing_left()
+
+
+def test_a_rank_that_stops_answering_before_the_first_phase_ends_the_run_in_one_line(tmp_path):
+    """Rank 1's launcher frozen while its JVM starts: rank 0, its JVM up and the test file created,
+    finds it silent, says so, and removes the file; there is no phase to keep."""
+    java = tmp_path / "java"
+    java.write_text('#!/bin/sh\ncase "$JIOBENCH_CONTROL" in 1,*) sleep 120;; esac\nexec java "$@"\n')
+    java.chmod(0o755)
+    test_file = tmp_path / "f.dat"
+    job = Job(tmp_path, "-a", "c-posix", "-b", "1MiB", "-o", str(test_file),
+              env=dict(os.environ, JIOBENCH_JAVA=str(java)))
+    deadline = time.monotonic() + 60
+    while not test_file.exists():
+        assert time.monotonic() < deadline and job.process.poll() is None, "rank 0's JVM did not create the file"
+        time.sleep(0.05)
+    stderr = lost_with_rank_1(job)
+    assert re.search(f"^jiobench: error: rank 1 on {os.uname().nodename} stopped answering for 10 s .*; no run file "
+                     "was written$", stderr, re.MULTILINE), stderr
+    assert not job.results.exists() or not list(job.results.glob("*.json"))
+    assert not test_file.exists()
     job.assert_nothing_left()
 
 

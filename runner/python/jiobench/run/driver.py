@@ -328,9 +328,13 @@ class Driver:
         if not self.started:
             # Refused, not started or stopped before the first phase: no run file.
             self.remove_created()
-            if self.refused is None and self.stop_signal is not None and self.writes():
-                print(f"jiobench: stopped by {self.stop_signal} before any phase; no run file was written",
-                      file=sys.stderr, flush=True)
+            if self.refused is None and self.writes():
+                if self.ending is not None and self.ending["reason"] == "failed":
+                    print(f"jiobench: error: {self.ending['message']}; no run file was written", file=sys.stderr,
+                          flush=True)
+                elif self.stop_signal is not None:
+                    print(f"jiobench: stopped by {self.stop_signal} before any phase; no run file was written",
+                          file=sys.stderr, flush=True)
             return self.exit_code(self.refused or 0)
         self.tasks = iter(fork_tasks(self.parameters))
         while self.ending is None:
