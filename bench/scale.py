@@ -23,7 +23,7 @@ import scale_collector
 TRAFFIC = ".traffic.json"
 COLLECTOR = "collector.json"  # bench/scale_collector.py --keep
 COLUMNS = ("ranks", "nodes", "phases", "MPI B/phase", "to rank 0 B/phase", "rank 0 peak MiB",
-           "between phases ms (median, max)", "JSON B", "per-rank B", "B/rank-phase")
+           "between phases ms (median, max)", "load at end", "JSON B", "per-rank B", "B/rank-phase")
 
 
 def between_phases(phases: list[dict]) -> list[float]:
@@ -31,6 +31,12 @@ def between_phases(phases: list[dict]) -> list[float]:
     return [later["began_at"] - earlier["ended_at"] for earlier, later in zip(phases, phases[1:])
             if (earlier["fork"], earlier["approach"]) == (later["fork"], later["approach"])
             and earlier.get("ended_at") is not None and later.get("began_at") is not None]
+
+
+def load_at_end(run: dict) -> str:
+    """The busiest host's 1-minute load average as the run ended: how crowded its cores were."""
+    loads = (run["noise"].get("load_average") or {}).get("end") or {}
+    return f"{max(load[0] for load in loads.values()):.0f}" if loads else "-"
 
 
 def row(run_path: Path) -> tuple:
@@ -44,7 +50,7 @@ def row(run_path: Path) -> tuple:
     return (run["environment"]["ranks"], len(run["environment"]["ranks_per_host"]), len(phases),
             f"{sent / len(phases):,.0f}", f"{traffic['rank_0_received_bytes'] / len(phases):,.0f}",
             f"{run['writer']['peak_rss_bytes'] / 2 ** 20:.0f}",
-            f"{statistics.median(gaps) * 1e3:.0f}, {max(gaps) * 1e3:.0f}" if gaps else "-",
+            f"{statistics.median(gaps) * 1e3:.0f}, {max(gaps) * 1e3:.0f}" if gaps else "-", load_at_end(run),
             f"{run_path.stat().st_size:,}", f"{per_rank_bytes:,}" if per_rank_bytes else "-",
             f"{per_rank_bytes / run['per_rank_rows']:.1f}" if per_rank_bytes else "-")
 
