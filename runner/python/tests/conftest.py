@@ -100,6 +100,15 @@ def not_of_the_heap(warnings: list[str]) -> list[str]:
     return [warning for warning in warnings if "is humongous under G1" not in warning]
 
 
+def assert_at_calibrated_rate(bw_mib_s: float, ranks: int, rate_mib: float, context) -> None:
+    """calibrate's phase of about a second reports its ranks' programmed rate. No rank can finish
+    before its programmed time (its clock starts before it opens), so the rate is never exceeded;
+    a thread woken late on a crowded machine, or a slow close, makes the slowest rank later, so
+    a few hundredths below it is a busy machine, not a wrong reduction (which misses by whole factors)."""
+    programmed = ranks * rate_mib
+    assert programmed * 0.95 <= bw_mib_s <= programmed * 1.001, (bw_mib_s, programmed, context)
+
+
 def pattern_bits(g: int, seed: int) -> int:
     """The data pattern (org.jiobench.workloads.Pattern), written again from its definition."""
     mask = (1 << 64) - 1

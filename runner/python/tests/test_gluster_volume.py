@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EVERY_LAUNCH_PATH, HOME, JIOBENCH, modern_java, not_of_the_heap
+from conftest import EVERY_LAUNCH_PATH, HOME, JIOBENCH, assert_at_calibrated_rate, modern_java, not_of_the_heap
 
 VOLUME = HOME / "scripts" / "gluster-volume.sh"
 BRICKS = 4
@@ -171,7 +171,7 @@ def test_every_approach_verifies_on_the_volume_and_calibrate_keeps_its_rate(volu
     calibrate = [row for row in run["summary"] if row["approach"] == "calibrate"]
     assert len(calibrate) == 2
     for row in calibrate:
-        assert row["bw_mib_s"]["mean"] == pytest.approx(ranks * rate_mib, rel=0.02), row
+        assert_at_calibrated_rate(row["bw_mib_s"]["mean"], ranks, rate_mib, row)
     assert list(mount.glob("all.dat*")) == [], "the run removes the files it created"
 
 
