@@ -137,7 +137,11 @@ MISTAKES = [
             "--start-timeout must be a number of seconds above 0 and at most 86400, not inf"),
     Mistake("reorder-offset-without-reorder", ["--", *RUN, "-Q", "1"], "-Q sets how far -C looks: give -C too"),
     Mistake("reorder-offset-beyond-the-ranks", ["--", *RUN, "-C", "-Q", "2"], "-Q 2 must be from 1 to the rank count"),
-    Mistake("stripes-off-lustre", ["--", *RUN, "--stripe-count", "4"], "set a Lustre layout, but {dir} is on ext4"),
+    Mistake("stripes-off-lustre", ["--", *RUN, "--stripe-count", "4"],
+            "set a Lustre or CephFS layout, but {dir} is on ext4"),
+    Mistake("object-size-not-of-whole-stripes", ["--", *RUN, "--stripe-size", "1MiB", "--object-size", "1536KiB"],
+            "--object-size 1536KiB is not a multiple of --stripe-size 1MiB"),
+    Mistake("object-size-off-the-unit", ["--", *RUN, "--object-size", "100KiB"], "is not a multiple of 64KiB"),
     Mistake("stripe-size-off-lustre-units", ["--", *RUN, "--stripe-size", "100KiB"], "is not a multiple of 64KiB"),
     Mistake("stripe-count-below-minus-one", ["--", *RUN, "--stripe-count", "-2"], "--stripe-count must be -1"),
     # What the runner would touch.

@@ -41,8 +41,8 @@ def test_stripe_options_on_a_lustre_file_that_was_there_before_are_said_to_chang
     environment, warnings = launching.run_environment(ready, {"node1": 2})
     assert environment["filesystem"]["layout"]["stripe_count"] == 4, "what lfs getstripe says the file has"
     assert warnings == ([] if created else [
-        f"--stripe-count and --stripe-size apply to a file the run creates: {target} existed, and keeps the layout "
-        "lfs getstripe shows"])
+        f"--stripe-count, --stripe-size and --object-size apply to a file the run creates: {target} existed, and "
+        "keeps the layout it had (environment.filesystem.layout)"])
 
 
 def test_without_a_file_yet_lustre_layout_is_the_directorys(stand_in_lfs, tmp_path):
@@ -85,5 +85,5 @@ def test_stripe_options_on_ext4_run_unstriped_when_told_and_say_so(jiobench, tmp
                    "--stripe-ignore", "-o", str(tmp_path / "f.dat"))
     assert run.code == 0, run
     assert run.file["parameters"]["stripe_count"] == 4 and run.file["parameters"]["stripe_size"] == 1 << 20
-    warning = f"--stripe-count and --stripe-size ignored: {tmp_path} is on ext4, not Lustre"
+    warning = f"--stripe-count, --stripe-size and --object-size ignored: {tmp_path} is on ext4, not Lustre or CephFS"
     assert run.file["warnings"] == [warning] and f"warning: {warning}" in run.stdout

@@ -1,8 +1,11 @@
 """What the file system under the test file is, and how it lays a file out: Lustre's striping
-(`lfs getstripe`), GlusterFS's bricks and shards (`gluster volume info`); and what of a run's
-settings that layout or that kind of file system changes the meaning of."""
+(`lfs getstripe`), CephFS's layout of the file over its OSDs (the file's `ceph.file.layout`
+attribute, the cluster's OSDs and pools as `ceph` tells them), GlusterFS's bricks and shards
+(`gluster volume info`); and what of a run's settings that layout or that kind of file system
+changes the meaning of."""
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -16,6 +19,10 @@ from ..model.text import size_text
 NETWORK_TYPES = re.compile(r"^(fuse\.|nfs|lustre|gpfs|beegfs|cifs|smb|ceph|9p)")
 GLUSTER_UNITS = {"KB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30, "TB": 1 << 40}
 GLUSTER_DEFAULT_SHARD = 64 << 20
+# The mount table's names of CephFS: the kernel client's and ceph-fuse's.
+CEPH_TYPES = ("ceph", "fuse.ceph-fuse", "fuse.ceph")
+# The file systems whose files the stripe options lay out (the runner's Striping).
+STRIPED_TYPES = ("lustre", *CEPH_TYPES)
 
 
 def mount_of(path: str) -> Optional[tuple[str, str, str]]:
@@ -86,6 +93,44 @@ def lustre_layout(target: str) -> Optional[dict]:
             "getstripe": text.strip()}
 
 
+def _ceph_json(*command: str):
+    """What the ceph CLI answers, as JSON; None where it cannot reach the cluster's monitors
+    (CEPH_CONF, else /etc/ceph/ceph.conf, names them)."""
+    text = _run(["ceph", "--connect-timeout", "10", *command, "--format", "json"])
+    start = re.search(r"[{\[]", text or "")  # past any warning the CLI printed first
+    try:
+        return json.loads(text[start.start():]) if start else None
+    except ValueError:
+        return None
+
+
+def ceph_layout(target: str) -> Optional[dict]:
+    """The test file's layout as CephFS reads it back (its directory's while there is no file):
+    stripe unit, stripe count, object size and pool; and the OSDs and pools of the cluster, where
+    the ceph CLI can ask its monitors."""
+    exists = os.path.exists(target)
+    try:
+        text = os.getxattr(target if exists else os.path.dirname(target),
+                           "ceph.file.layout" if exists else "ceph.dir.layout").decode()
+    except OSError:  # a directory without a layout of its own has none to read
+        return None
+    fields = dict(re.findall(r"(\w+)=(\S+)", text))
+    numbers = {key: int(fields[key]) for key in ("stripe_unit", "stripe_count", "object_size") if key in fields}
+    osds = _ceph_json("osd", "stat") or {}
+    filesystems = _ceph_json("fs", "ls") or []
+    data_pool = fields.get("pool")
+    serving = next((fs for fs in filesystems if data_pool in fs.get("data_pools", [])), None)
+    return {**numbers,
+            # Lustre's word for the stripe unit, so that what is said of a block across stripes holds for both.
+            "stripe_size": numbers.get("stripe_unit"),
+            "pool": data_pool,
+            "osds": osds.get("num_in_osds"),
+            "osds_up": osds.get("num_up_osds"),
+            "filesystem": serving.get("name") if serving else None,
+            "metadata_pool": serving.get("metadata_pool") if serving else None,
+            "getfattr": text.strip()}
+
+
 def describe(filesystem: dict, target: str) -> dict:
     """The run file's `environment.filesystem`, with the layout of the test file `target` added
     where the file system tells it."""
@@ -94,10 +139,13 @@ def describe(filesystem: dict, target: str) -> dict:
     described["layout"] = None
     if kind == "lustre":
         described["layout"] = lustre_layout(target)
+    elif kind in CEPH_TYPES:
+        described["layout"] = ceph_layout(target)
     elif kind == "fuse.glusterfs":
         mount = mount_of(filesystem["path"])
         described["layout"] = gluster_layout(mount[0]) if mount else None
-    described["striping"] = (described["layout"] or {}).get("getstripe")
+    layout = described["layout"] or {}
+    described["striping"] = layout.get("getstripe") or layout.get("getfattr")
     return described
 
 
@@ -116,11 +164,14 @@ def warnings(filesystem: dict, parameters: dict, ranks: int) -> list[str]:
         # the shards themselves hold exactly what was written.
         said.append("GlusterFS shards: ranks writing one file at once can leave its size larger than what they "
                     "wrote (GlusterFS issue 2680); reads and --verify cover only the ranks' blocks")
-    if parameters.get("stripe_ignore") and (parameters.get("stripe_count") or parameters.get("stripe_size")) \
-            and filesystem.get("type") != "lustre":
-        said.append(f"--stripe-count and --stripe-size ignored: {filesystem['path']} is on {filesystem.get('type')}, "
-                    "not Lustre")
+    if parameters.get("stripe_ignore") and striping_asked(parameters) and filesystem.get("type") not in STRIPED_TYPES:
+        said.append(f"--stripe-count, --stripe-size and --object-size ignored: {filesystem['path']} is on "
+                    f"{filesystem.get('type')}, not Lustre or CephFS")
     if parameters.get("drop_cache") and NETWORK_TYPES.match(filesystem.get("type") or ""):
         said.append(f"--drop-cache empties this node's cache of the {filesystem['type']} file; its servers may "
                     "still answer reads from their own memory")
     return said
+
+
+def striping_asked(parameters: dict) -> bool:
+    return any(parameters.get(key) for key in ("stripe_count", "stripe_size", "object_size"))

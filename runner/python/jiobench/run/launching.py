@@ -32,11 +32,10 @@ def run_environment(ready: dict, ranks_per_host: dict) -> tuple[dict, list[str]]
                        filesystem=filesystems.describe(ready["environment"]["filesystem"], target))
     warnings = filesystems.warnings(environment["filesystem"], parameters, sum(ranks_per_host.values()))
     warnings += jvmheap.warnings(environment["jvm"], parameters["approaches"])
-    if environment["filesystem"].get("type") == "lustre" and (parameters.get("stripe_count")
-                                                               or parameters.get("stripe_size")) \
+    if environment["filesystem"].get("type") in filesystems.STRIPED_TYPES and filesystems.striping_asked(parameters) \
             and parameters["write"] and target not in ready["created"]:
-        warnings.append(f"--stripe-count and --stripe-size apply to a file the run creates: {target} existed, "
-                        "and keeps the layout lfs getstripe shows")
+        warnings.append(f"--stripe-count, --stripe-size and --object-size apply to a file the run creates: {target} "
+                        "existed, and keeps the layout it had (environment.filesystem.layout)")
     if parameters.get("reorder") and sum(ranks_per_host.values()) == 1:
         # As IOR does; a sweep's smallest point is then the same run as its others.
         warnings.append("-C with one rank: it reads the block it wrote itself")

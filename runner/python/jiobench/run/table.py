@@ -51,10 +51,18 @@ def _marks(row: Mapping) -> str:
 
 
 def _layout_text(layout: Optional[Mapping]) -> str:
+    """The test file's layout in a few words: GlusterFS's volume, or the stripes of Lustre and CephFS."""
     if not layout:
         return ""
-    sharding = f", shards of {size_text(layout['shard_block_size'])}" if layout.get("shard") else ", not sharded"
-    return f" ({layout['type'].lower()} volume {layout['volume']} of {layout['bricks']} bricks{sharding})"
+    if "bricks" in layout:
+        sharding = f", shards of {size_text(layout['shard_block_size'])}" if layout.get("shard") else ", not sharded"
+        return f" ({layout['type'].lower()} volume {layout['volume']} of {layout['bricks']} bricks{sharding})"
+    count, size = layout.get("stripe_count"), layout.get("stripe_size")
+    if count is None or not size:
+        return ""
+    objects = f" in objects of {size_text(layout['object_size'])}" if layout.get("object_size") else ""
+    servers = f" of {layout['osds']} OSDs" if layout.get("osds") else ""
+    return f" ({count} stripe(s) of {size_text(size)}{objects}{servers})"
 
 
 def repetitions_text(p: Mapping) -> str:

@@ -119,15 +119,20 @@ final class RunCommand implements Callable<Integer> {
     int reorderOffset;
 
     @Option(names = "--stripe-count", defaultValue = "0", paramLabel = "N",
-            description = "Lustre: the shared file's stripe count (-1: every OST; 0: the directory's default).")
+            description = "Lustre and CephFS: the stripe count of each file the run creates (-1: every OST or OSD; 0: the directory's).")
     int stripeCount;
 
     @Option(names = "--stripe-size", converter = Sizes.class, paramLabel = "SIZE",
-            description = "Lustre: the shared file's stripe size, a multiple of 64KiB (default: the directory's).")
+            description = "Lustre and CephFS: the stripe size (CephFS's stripe unit), a multiple of 64KiB (default: the directory's).")
     Long stripeSize;
 
+    @Option(names = "--object-size", converter = Sizes.class, paramLabel = "SIZE",
+            description = "CephFS: the size of each object, a multiple of the stripe size (default: with --stripe-size, "
+                + "its smallest multiple of at least 4MiB; without, the directory's).")
+    Long objectSize;
+
     @Option(names = "--stripe-ignore",
-            description = "On a file system other than Lustre, run without striping instead of refusing the stripe options.")
+            description = "On a file system other than Lustre and CephFS, run without striping instead of refusing the stripe options.")
     boolean stripeIgnore;
 
     @Option(names = "--type", defaultValue = "int", paramLabel = "TYPE",
@@ -286,11 +291,19 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private Striping striping() {
-        require(stripeCount >= -1, "--stripe-count must be -1 (every OST), 0 (the default) or more");
+        require(stripeCount >= -1, "--stripe-count must be -1 (every OST or OSD), 0 (the directory's) or more");
         require(stripeSize == null || stripeSize % Striping.SIZE_UNIT == 0,
                 "--stripe-size " + (stripeSize == null ? "" : Sizes.format(stripeSize)) + " is not a multiple of 64KiB, "
-                + "as Lustre requires");
-        return new Striping(stripeCount, stripeSize == null ? 0 : stripeSize, stripeIgnore);
+                + "as Lustre and CephFS require");
+        require(objectSize == null || objectSize % Striping.SIZE_UNIT == 0,
+                "--object-size " + (objectSize == null ? "" : Sizes.format(objectSize)) + " is not a multiple of 64KiB, "
+                + "as CephFS requires");
+        require(objectSize == null || stripeSize == null || stripeSize == 0 || objectSize % stripeSize == 0,
+                "--object-size " + (objectSize == null ? "" : Sizes.format(objectSize)) + " is not a multiple of "
+                + "--stripe-size " + (stripeSize == null ? "" : Sizes.format(stripeSize))
+                + ": CephFS fills each object with whole stripe units");
+        return new Striping(stripeCount, stripeSize == null ? 0 : stripeSize, objectSize == null ? 0 : objectSize,
+                stripeIgnore);
     }
 
     /** -i N, or -i auto with its target, budget and cap; the -i auto options given with a count are refused. */

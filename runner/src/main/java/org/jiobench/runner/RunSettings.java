@@ -49,6 +49,7 @@ record RunSettings(Schedule schedule, Geometry geometry, Elements elements, Dead
         parameters.put("read_block_of", honesty.readBlockOf());
         parameters.put("stripe_count", striping.count() != 0 ? striping.count() : null);
         parameters.put("stripe_size", striping.size() > 0 ? striping.size() : null);
+        parameters.put("object_size", striping.objectSize() > 0 ? striping.objectSize() : null);
         parameters.put("stripe_ignore", striping.ignore());
         parameters.put("type", elements.type().id());
         parameters.put("order", geometry.order().id());

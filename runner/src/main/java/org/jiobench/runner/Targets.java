@@ -68,14 +68,14 @@ final class Targets {
         }
         Path file = ownFile();
         checkWritable(file, extentWritten);
-        boolean striped = settings.striping().appliesTo(Environment.filesystemType(file.toAbsolutePath().getParent()),
-                file.toAbsolutePath().getParent());
+        Path directory = file.toAbsolutePath().getParent();
+        FileLayout layout = settings.striping().on(Environment.filesystemType(directory), directory);
         if (!ownsFile()) return List.of();
         // Only --overwrite writes over a file that is there; one that appeared since the check
         // above is another run's, which create() refuses.
         if (settings.output().overwrite() && Files.exists(file, LinkOption.NOFOLLOW_LINKS)) return List.of();
-        if (striped) {
-            settings.striping().create(file);
+        if (layout != null) {
+            layout.create(file);
             return List.of(file);
         }
         return create(file);
