@@ -38,6 +38,8 @@ final class Benchmark {
     private final long extentWritten;
     private final PhaseTimer timer;
     private String firstFailure;
+    /** With --drop-cache on ceph-fuse: the client's own cache, which the page cache calls do not reach. */
+    private CephFuseCache clientCache;
 
     Benchmark(RunSettings requested, World world) throws UsageError {
         this.settings = world.launched() ? requested : requested.withoutForks();
@@ -59,11 +61,15 @@ final class Benchmark {
 
     /** @return the exit code: 0, 1 when verification failed, 2 when the run could not start */
     int run() throws UsageError, IOException {
+        Path read = targets.fileOf(readPlan.rank());
+        Path directory = read.toAbsolutePath().getParent();
+        String filesystemType = Environment.filesystemType(directory);
         if (task.first()) {
-            Path read = targets.fileOf(readPlan.rank());
-            Path directory = read.toAbsolutePath().getParent();
-            settings.honesty().checkReorderHonest(Environment.filesystemType(directory), directory);
+            settings.honesty().checkReorderHonest(filesystemType, directory);
             if (settings.honesty().direct()) DirectIo.check(settings, read);
+        }
+        if (settings.honesty().dropCache() && settings.schedule().read()) {
+            clientCache = CephFuseCache.serving(filesystemType, directory);
         }
         List<Path> created = task.first()
                 ? targets.prepare(readPlan.rank(), readPlan.fileExtent(), extentWritten)
@@ -144,7 +150,13 @@ final class Benchmark {
         if (settings.honesty().reorder() && approach.dataForm() != DataForm.NONE) {
             Targets.awaitSize(phase.file(), furthestRead(readable));
         }
-        if (settings.honesty().dropCache() && approach.dataForm() != DataForm.NONE) PageCache.drop(phase.file());
+        if (settings.honesty().dropCache() && approach.dataForm() != DataForm.NONE) {
+            if (clientCache != null) {
+                clientCache.empty(phase.file());
+            } else {
+                PageCache.drop(phase.file());
+            }
+        }
         report(phase, timed(phase, buffer));
     }
 
