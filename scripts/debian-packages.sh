@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages jiobench needs that this machine lacks: `run` for building and
 # running (scripts/build-tools.sh calls it as root on Debian when a tool is missing), `test` for the
-# test suite as well (Slurm, munge, GlusterFS, Chromium, iproute2 for the nodes of
+# test suite as well (Slurm, munge, GlusterFS, Ceph and attr's setfattr for CephFS, Chromium, iproute2 for the nodes of
 # scripts/virtual-cluster.sh, Lmod for a cluster's modules). Idempotent and quick when everything
 # is present.
 # Package scripts are kept from starting system daemons during the install (there is no init
@@ -9,7 +9,8 @@
 set -euo pipefail
 
 run_packages=(openjdk-17-jdk-headless maven gcc make openmpi-bin libopenmpi-dev python3-venv python3-dev libmpj-java)
-test_packages=(slurmctld slurmd slurm-client munge glusterfs-server glusterfs-client chromium fonts-dejavu-core iproute2 lmod)
+test_packages=(slurmctld slurmd slurm-client munge glusterfs-server glusterfs-client ceph-mon ceph-mgr ceph-osd ceph-mds ceph-fuse
+               ceph-common attr chromium fonts-dejavu-core iproute2 lmod)
 
 case "${1:-run}" in
   run) wanted=("${run_packages[@]}") ;;

@@ -64,24 +64,16 @@ done
 # Unix sockets take at most 107 bytes of path.
 [ ${#dir} -le 80 ] || fail_usage "DIR '$dir' is too long for glusterd's socket (80 characters at most)"
 
+. "$(dirname "$(readlink -f "$0")")/wait-for.sh"
+. "$(dirname "$(readlink -f "$0")")/daemons-under-dir.sh"
+
 hash=$(printf %s "$dir" | sha1sum)
 volume=jio-${hash:0:10}
-# 127.0.0.0/16 is left alone: 127.0.0.1 and Debian's 127.0.1.1 for the host name live there.
-address=127.$((16#${hash:10:2} % 254 + 1)).$((16#${hash:12:2})).$((16#${hash:14:2} % 254 + 1))
+address=$(loopback_address)
 mnt=$dir/mnt
 pids=$dir/pids
 socket=$dir/run/glusterd.socket
 cli=(gluster --mode=script "--glusterd-sock=$socket" "--log-file=$dir/log/cli.log")
-
-. "$(dirname "$(readlink -f "$0")")/wait-for.sh"
-
-ours() {  # ours PID: alive (a zombie is not) and started for this directory
-  local pid=$1 state
-  [[ $pid =~ ^[0-9]+$ ]] || return 1
-  state=$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null) || return 1
-  [ "${state%% *}" != Z ] || return 1
-  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF "$dir/"
-}
 
 recorded_pids() {  # every PID recorded under DIR: ours and glusterd's own files for its bricks
   cat "$pids"/*.pid "$dir"/run/vols/*/*.pid 2>/dev/null | sort -un
@@ -89,47 +81,12 @@ recorded_pids() {  # every PID recorded under DIR: ours and glusterd's own files
 
 mounted() { awk -v m="$mnt" '$2 == m && $3 == "fuse.glusterfs" { found = 1 } END { exit !found }' /proc/mounts; }
 
-anything_running() {
-  mounted && return 0
-  local pid
-  for pid in $(recorded_pids); do ours "$pid" && return 0; done
-  return 1
-}
-
 brick_status() {  # prints "PATH PID" per brick as glusterd reports it; PID -1 while offline
   "${cli[@]}" volume status "$volume" --xml 2>/dev/null \
     | sed -n 's:.*<path>\(.*\)</path>.*:\1:p; s:.*<pid>\(.*\)</pid>.*:\1:p' | paste -d' ' - -
 }
 
-port_taken() {  # something listens on glusterd's port 24007 on our address or on every address
-  local a b c d ours_hex
-  IFS=. read -r a b c d <<<"$address"
-  printf -v ours_hex '%02X%02X%02X%02X' "$d" "$c" "$b" "$a"  # /proc/net/tcp's byte order
-  awk -v ours="$ours_hex" '$4 == "0A" { split($2, local_address, ":")
-      if (local_address[2] == "5DC7" && (local_address[1] ~ /^0+$/ || local_address[1] == ours)) found = 1 }
-    END { exit !found }' /proc/net/tcp /proc/net/tcp6
-}
-
 all_bricks_online() { [ "$(brick_status | awk '$2 > 0' | wc -l)" -eq "$bricks" ]; }
-
-gone() {  # gone PID...: none of them is ours any more
-  local pid
-  for pid in "$@"; do ! ours "$pid" || return 1; done
-}
-
-terminate() {  # terminate PID...: TERM to all at once, a grace period, then KILL
-  local pid
-  for pid in "$@"; do ! ours "$pid" || kill "$pid" 2>/dev/null; done
-  wait_for 10 gone "$@" && return 0
-  for pid in "$@"; do ! ours "$pid" || kill -9 "$pid" 2>/dev/null; done
-  wait_for 5 gone "$@"
-}
-
-abort() {  # abort MESSAGE: a start that fails halfway leaves nothing running
-  echo "$me: $1; see $dir/log" >&2
-  stop
-  exit 1
-}
 
 gluster_cli() {  # gluster_cli ARGS...: the CLI of this glusterd; its error line ends the start
   local said
@@ -145,7 +102,7 @@ start() {
     echo "$me: a volume already runs in $dir (stop it first: $me stop $dir)" >&2
     exit 2
   fi
-  if port_taken; then
+  if port_taken "$address" 24007; then
     echo "$me: port 24007 is taken on $address or on every address (a glusterd of the system?)" >&2
     exit 2
   fi

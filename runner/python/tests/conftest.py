@@ -19,6 +19,7 @@ from typing import Optional, Sequence
 import pytest
 
 from jiobench.model import perrank
+from jiobench.run import processes
 from jiobench.run.launching import available_memory
 
 HOME = Path(__file__).resolve().parents[3]
@@ -107,6 +108,31 @@ def assert_at_calibrated_rate(bw_mib_s: float, ranks: int, rate_mib: float, cont
     a few hundredths below it is a busy machine, not a wrong reduction (which misses by whole factors)."""
     programmed = ranks * rate_mib
     assert programmed * 0.95 <= bw_mib_s <= programmed * 1.001, (bw_mib_s, programmed, context)
+
+
+def processes_naming(directory: Path) -> list[int]:
+    """Live processes whose command line names the directory: what a daemon script's start there
+    left running."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if f"{directory}/" in cmdline and processes.alive(int(entry.name)):
+            found.append(int(entry.name))
+    return found
+
+
+def mounted_type(mount: Path) -> Optional[str]:
+    """The type the mount table gives the mount at exactly that path; None where nothing is mounted."""
+    for line in Path("/proc/mounts").read_text().splitlines():
+        fields = line.split()
+        if fields[1] == str(mount):
+            return fields[2]
+    return None
 
 
 def pattern_bits(g: int, seed: int) -> int:

@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import EVERY_LAUNCH_PATH, HOME, JIOBENCH, assert_at_calibrated_rate, modern_java, not_of_the_heap
+from conftest import (EVERY_LAUNCH_PATH, HOME, JIOBENCH, assert_at_calibrated_rate, modern_java, mounted_type,
+                      not_of_the_heap, processes_naming)
+from jiobench.run.processes import alive
 
 VOLUME = HOME / "scripts" / "gluster-volume.sh"
 BRICKS = 4
@@ -22,38 +24,6 @@ BRICKS = 4
 
 def volume_script(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
     return subprocess.run([str(VOLUME), *args], capture_output=True, text=True, timeout=timeout)
-
-
-def alive(pid: int) -> bool:
-    """A zombie is not alive: it waits for init to collect it, which it does in its own time."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
-
-
-def processes_naming(directory: Path) -> list[int]:
-    """Live processes whose command line names the directory: what a start there left running."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        if f"{directory}/" in cmdline and alive(int(entry.name)):
-            found.append(int(entry.name))
-    return found
-
-
-def mounted_type(mount: Path) -> str | None:
-    for line in Path("/proc/mounts").read_text().splitlines():
-        fields = line.split()
-        if fields[1] == str(mount):
-            return fields[2]
-    return None
 
 
 @pytest.fixture(scope="module")
