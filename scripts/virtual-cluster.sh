@@ -7,6 +7,8 @@
 #   scripts/virtual-cluster.sh exec DIR K CMD...     # CMD on node K as a shell of that node would run it
 #   scripts/virtual-cluster.sh link DIR K down|up    # pulls node K's cable, or plugs it back
 #   scripts/virtual-cluster.sh remount DIR K         # a new GlusterFS client on node K
+#   scripts/virtual-cluster.sh cephfs DIR            # a CephFS too, its daemons on node1 and a
+#                                                    # ceph-fuse client on every node; prints cephfs=PATH
 #   scripts/virtual-cluster.sh status DIR            # exit 0 all nodes up, 1 some down, 3 no cluster
 #   scripts/virtual-cluster.sh stop DIR              # nothing of the cluster runs; DIR/log, DIR/home stay
 #
@@ -40,13 +42,13 @@
 set -eEuo pipefail
 
 me=$(basename "$0")
-usage="usage: $me start DIR NODES | exec DIR K CMD... | link DIR K down|up | remount DIR K | status DIR | stop DIR"
+usage="usage: $me start DIR NODES | exec DIR K CMD... | link DIR K down|up | remount DIR K | cephfs DIR | status DIR | stop DIR"
 
 fail_usage() { echo "$me: $1 ($usage)" >&2; exit 2; }
 
 [ $# -ge 2 ] || fail_usage "an action and a directory are needed"
 action=$1
-case "$action" in start|stop|status|exec|link|remount) ;; *) fail_usage "unknown action '$action'" ;; esac
+case "$action" in start|stop|status|exec|link|remount|cephfs) ;; *) fail_usage "unknown action '$action'" ;; esac
 [[ $2 =~ ^[A-Za-z0-9._/-]+$ ]] || fail_usage "DIR may hold only letters, digits and . _ - / (brick paths, shell lines)"
 dir=$(realpath -m "$2")
 shift 2
@@ -67,6 +69,7 @@ slurmd_timeout=${JIOBENCH_CLUSTER_SLURMD_TIMEOUT:-20}
 ping_timeout=${JIOBENCH_CLUSTER_PING_TIMEOUT:-10}
 
 checkout=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
+ceph_volume=$checkout/scripts/ceph-volume.sh
 . "$checkout/scripts/wait-for.sh"
 . "$checkout/scripts/slurm-settings.sh"
 
@@ -362,6 +365,12 @@ stop() {
     ours "$(holder "$name")" \
       && enter "$name" timeout 10 sh -c "umount $dir/mnt 2>/dev/null || umount -l $dir/mnt" 2>/dev/null
   done
+  if [ -f "$dir/cephfs/ceph.conf" ]; then
+    for name in $(node_names); do
+      ours "$(holder "$name")" && enter "$name" timeout 30 "$ceph_volume" unmount "$dir/cephfs" >/dev/null 2>&1
+    done
+    ours "$(holder node1)" && enter node1 timeout 60 "$ceph_volume" stop "$dir/cephfs" >/dev/null 2>&1
+  fi
   # The FUSE clients and bricks, then glusterd and slurmd, then slurmctld and munged.
   terminate $(recorded "$dir"/pids/client-*.pid "$dir"/nodes/*/run/gluster/vols/*/*.pid)
   terminate $(recorded "$dir"/pids/glusterd-*.pid "$dir"/pids/slurmd-*.pid)
@@ -384,7 +393,7 @@ stop() {
     echo "$me: left behind: processes [$(echo $left)] namespaces [$(echo $namespaces_left)]" >&2
     return 1
   fi
-  rm -rf "$dir/nodes" "$dir/slurm" "$dir/munge" "$dir/pids" "$dir/bin" "$dir/mnt" \
+  rm -rf "$dir/nodes" "$dir/slurm" "$dir/munge" "$dir/pids" "$dir/bin" "$dir/mnt" "$dir/cephfs" \
     "$dir/hosts" "$dir/hostfile" "$conf" "$dir/nodes.list"
   say "stopped: nothing of the cluster runs; its logs are in $dir/log, what runs left in its home in $dir/home"
 }
@@ -423,6 +432,22 @@ remount() {
   mount_client "$name"
   wait_for 30 mounted "$name" || { echo "$me: $dir/mnt did not come up on $name" >&2; return 1; }
   say "$name: a new GlusterFS client at $dir/mnt"
+}
+
+cephfs() {
+  [ $# -eq 0 ] || fail_usage "cephfs takes DIR only"
+  local name
+  # The daemons listen on node1's address, which every node reaches through the switch.
+  if ! enter node1 "$ceph_volume" status "$dir/cephfs" >/dev/null 2>&1; then
+    enter node1 "$ceph_volume" start "$dir/cephfs" --address "$subnet.1" >/dev/null || return 1
+    say "CephFS: its daemons on node1, mounted at $dir/cephfs/mnt there"
+  fi
+  for name in $(node_names | tail -n +2); do
+    enter "$name" sh -c "grep -q ' $dir/cephfs/mnt fuse.ceph-fuse ' /proc/self/mounts" \
+      || enter "$name" "$ceph_volume" mount "$dir/cephfs" >/dev/null || return 1
+  done
+  say "CephFS: a ceph-fuse client on every node at $dir/cephfs/mnt"
+  echo "cephfs=$dir/cephfs/mnt"
 }
 
 run_on() {

@@ -9,12 +9,14 @@ import json
 import os
 import re
 import shlex
+import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
-from conftest import JIOBENCH, VirtualCluster, plans_of_most_of_the_memory, records
+from conftest import JIOBENCH, VIRTUAL_CLUSTER, VirtualCluster, plans_of_most_of_the_memory, records
+from test_ceph_volume import Volume
 from test_gluster_volume import BrickProfile, alive
 from test_runs import PAPER
 
@@ -53,11 +55,11 @@ def in_allocation(cluster: VirtualCluster, directory: Path, salloc: list[str], r
 
 
 def over_rsh(cluster: VirtualCluster, directory: Path, per_node: int, ranks: int, runner: list[str],
-             timeout: float = 150):
+             timeout: float = 150, env: tuple[str, ...] = ()):
     """`jiobench run --launcher mpirun` from node1 without Slurm, `per_node` ranks on each node it
-    enters through the rsh agent."""
+    enters through the rsh agent; `env`: NAME=VALUE settings for rank 0's side of the run."""
     remote = f"--mca plm_rsh_agent {cluster.rsh_agent} --hostfile {cluster.hostfile} --map-by ppr:{per_node}:node"
-    return cluster.exec(1, str(JIOBENCH), "run", "--launcher", "mpirun", "-n", str(ranks),
+    return cluster.exec(1, "env", *env, str(JIOBENCH), "run", "--launcher", "mpirun", "-n", str(ranks),
                         f"--launcher-args={remote}", "--", *runner, timeout=timeout, cwd=directory)
 
 
@@ -249,6 +251,38 @@ def test_drop_cache_empties_the_client_cache_of_each_node_of_the_run_only(virtua
     # A few pages may go on their own (20 of 12,288 once), never the file.
     assert resident >= size * 9 // 10, (resident, size)
     assert cluster.exec(1, "rm", str(test_file), timeout=30).returncode == 0
+
+
+def test_a_file_striped_over_a_cephfs_verifies_from_two_nodes_whose_osds_serve_every_read(virtual_cluster):
+    """CephFS across nodes (virtual-cluster.sh cephfs: its daemons on node1, a ceph-fuse client on
+    each node): a rank on node1 and one on node2 write one file laid out over the three OSDs, then
+    each reads the block the other node wrote (-C) once --drop-cache has emptied its own node's
+    client, so that the OSDs serve every byte read."""
+    cluster = virtual_cluster
+    added = subprocess.run([str(VIRTUAL_CLUSTER), "cephfs", str(cluster.directory)], capture_output=True, text=True,
+                           timeout=180)
+    assert added.returncode == 0, added.stderr
+    mount = Path(next(line.split("=", 1)[1] for line in added.stdout.splitlines() if line.startswith("cephfs=")))
+    volume = Volume(mount.parent, mount, tuple(cluster.on(1)))
+    directory = cluster.home / "cephfs"
+    directory.mkdir()
+    target = mount / "striped.dat"
+    runner = ["-a", "raw-bytes", "-b", "8MiB", "-t", "1MiB", "-i", "2", "--warmup", "0", "--stripe-count", "3",
+              "--stripe-size", "1MiB", "-C", "--drop-cache", "--verify", "--keep", "-o", str(target),
+              "--results", str(directory / "results")]
+    served = volume.bytes_the_osds_read()
+    done = over_rsh(cluster, directory, 1, 2, runner, timeout=180, env=(f"CEPH_CONF={volume.conf}",))
+    assert done.returncode == 0, done
+    served = volume.bytes_the_osds_read() - served
+    run = run_file(done.stdout)
+    assert run["environment"]["ranks_per_host"] == {"node1": 1, "node2": 1}
+    assert run["parameters"]["read_block_of"] == [1, 0]
+    assert [(phase["op"], phase["verified"]) for phase in run["phases"]] == [("write", True), ("read", True)] * 2
+    layout = run["environment"]["filesystem"]["layout"]
+    assert (layout["stripe_unit"], layout["stripe_count"], layout["osds"]) == (1 << 20, 3, 3), layout
+    assert served >= read_by_the_nodes(run), (served, read_by_the_nodes(run))
+    assert len(set(volume.osds_holding(target).values())) >= 2, "the file's objects spread over the OSDs"
+    assert cluster.exec(1, "rm", str(target), timeout=30).returncode == 0
 
 
 @pytest.mark.parametrize("launch, target, options, message", [
