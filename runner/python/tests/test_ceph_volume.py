@@ -21,8 +21,8 @@ VOLUME = HOME / "scripts" / "ceph-volume.sh"
 OSDS = 3
 
 
-def volume_script(*args: str, timeout: float = 180) -> subprocess.CompletedProcess:
-    return subprocess.run([str(VOLUME), *args], capture_output=True, text=True, timeout=timeout)
+def volume_script(*args: str, timeout: float = 180, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([str(VOLUME), *args], capture_output=True, text=True, timeout=timeout, env=env)
 
 
 @dataclass(frozen=True)
@@ -208,3 +208,25 @@ def test_stop_leaves_no_process_mount_or_data_behind():
     finally:
         volume_script("stop", str(directory))
         shutil.rmtree(directory, ignore_errors=True)
+
+
+def test_a_start_that_fails_halfway_leaves_nothing_running(tmp_path):
+    """The monitor, manager and OSD are up when the metadata server, a stand-in that fails, does
+    not start: everything started is stopped."""
+    stand_ins = tmp_path / "bin"
+    stand_ins.mkdir()
+    (stand_ins / "ceph-mds").write_text("#!/bin/sh\nexit 1\n")
+    (stand_ins / "ceph-mds").chmod(0o755)
+    directory = Path(tempfile.mkdtemp(prefix="jiobench-ceph-"))
+    try:
+        failed = volume_script("start", str(directory), "--osds", "1", "--osd-size", "256MiB",
+                               env={**os.environ, "PATH": f"{stand_ins}:{os.environ['PATH']}"})
+        assert failed.returncode == 1
+        assert failed.stderr.strip() == f"ceph-volume.sh: ceph-mds did not start; see {directory}/log", failed.stderr
+        assert (directory / "log" / "osd.0.log").exists(), "the OSD had started"
+        assert processes_naming(directory) == []
+        assert mounted_type(directory / "mnt") is None
+    finally:
+        volume_script("stop", str(directory))
+        shutil.rmtree(directory, ignore_errors=True)
+
