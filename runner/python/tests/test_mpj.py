@@ -176,8 +176,8 @@ def test_the_mpi4py_path_and_the_mpj_path_reduce_records_with_the_same_code(jiob
     assert [sorted(r) for r in mpj_records] == [sorted(r) for r in mpirun_records]
     assert [sorted(p) for p in mpj_file["phases"]] == [sorted(p) for p in mpirun_file["phases"]]
     assert mpj_file["environment"]["filesystem"] == mpirun_file["environment"]["filesystem"]
-    assert mpj_file["warnings"] == mpirun_file["warnings"] and "--stripe-count and --stripe-size ignored" in \
-        mpj_file["warnings"][0]
+    assert mpj_file["warnings"] == mpirun_file["warnings"]
+    assert "--stripe-count, --stripe-size and --object-size ignored" in mpj_file["warnings"][0]
     # The records of the MPJ path's per-rank file, fed phase by phase as the mpi4py launcher feeds
     # rank 0's collector, give the same phases and summary, to the 7 digits the file keeps of times.
     context = {"parameters": dict(mpj_file["parameters"], results=str(tmp_path / "again")),
