@@ -1,24 +1,10 @@
 """What a run does whichever way its ranks start: the forks in turn, the checks before the first
 phase, the run context, the files between forks and at the end, the ending and its exit code.
 
-A transport (`jiobench.run.rank` under mpirun, mpiexec or srun; `jiobench.run.mpj` under MPJ
-Express) starts one task's JVMs on every rank and yields what happens in one vocabulary of events:
-
-- ready: every rank's JVM is up (`ready`: its ready message; on rank 0, `memory`: each rank's
-  plan and its host's available bytes, and `files`, where the ranks are on several hosts: each
-  rank's inode number of the test file); the driver answers with a refusal (one line) or None;
-- started: the checks passed on every rank, the first phase comes next (`run_id`: the run's
-  name where --run-id gives none, the same on every rank);
-- error: the JVMs did not start, or were refused (`exit`, `messages`, `rank` when one rank alone
-  failed);
-- phase: one phase ended (`records`: every rank's, where the transport gathers them, which the
-  driver answers with the phase they reduce to; elsewhere `phase`: that reduced phase);
-- repeat: -i auto asks which approaches go on (`fork`, `approaches`); the driver answers with
-  the list, decided where the collector is;
-- finished: the task's JVMs are done (`exit`, `messages`: what went wrong);
-- failed, stopped: the run ends here (`ending`: what the run file's `incomplete` holds).
-
-Any event may carry `created`: what this rank's JVM created, which the run removes however it ends.
+A transport (`jiobench.run.transport`: `MpiRanks` under mpirun, mpiexec or srun; `MpjRanks`
+under MPJ Express) starts one task's JVMs on every rank and yields what happens as events, which
+the driver answers: the checks before the first phase, the phases reduced where the collector is,
+-i auto's decisions.
 
 Under mpi4py the driver runs on every rank alike: rank 0 collects the records, every other rank
 keeps the phases they reduce to, so that a rank that survives lost ones can write the run file,
@@ -42,6 +28,8 @@ from .launching import empty, files_to_empty, fork_tasks, run_environment, slurm
 from .mpi import RANK_OVERHEAD_BYTES
 from .processes import PASSED_ON_STOP, STOP_NOTE_VARIABLE, STOP_SIGNALS
 from .request import RunRequest
+from .transport import (Agreed, Ended, Finished, NotStarted, PhaseRecords, PhaseReduced, Ready, RepeatAsked, Started,
+                        Transport)
 
 FIRST = "first"
 # How long a rank that writes the run file in lost rank 0's stead waits for rank 0's file first.
@@ -172,7 +160,7 @@ def remove_created(paths: list[str], who: Optional[str]) -> None:
 class Driver:
     """One run over one transport, from the first JVM to the run file and the exit code."""
 
-    def __init__(self, request: RunRequest, transport):
+    def __init__(self, request: RunRequest, transport: Transport):
         self.request = request
         self.transport = transport
         self.collector: Optional[collect.Collector] = None
@@ -225,28 +213,28 @@ class Driver:
             except StopIteration:
                 return 0
             reply = None
-            kind = event["type"]
-            self.note_created(event.get("created", ()))
-            if kind == "ready" and task == FIRST:
-                reply = self.checked(event)
-            elif kind == "started" and task == FIRST:
-                self.start_collecting(event)
-            elif kind == "error":
-                self.not_started(event, task, label)
-                return 0
-            elif kind == "phase":
-                if self.collector is not None:
-                    reply = (self.collector.phase(event["records"]) if "records" in event
-                             else self.collector.add_phase(event["phase"]))
-            elif kind == "repeat":
-                if self.collector is not None and self.writes():
-                    reply = self.collector.another_repetition(event["fork"], event["approaches"])
-            elif kind == "finished":
-                self.problems += event["messages"]
-                return event["exit"]
-            elif kind in ("failed", "stopped"):
-                self.ending = self.ending or event["ending"]
-                return 0
+            match event:
+                case Ready() if task == FIRST:
+                    reply = self.checked(event)
+                case Started() if task == FIRST:
+                    self.start_collecting(event)
+                case NotStarted():
+                    self.note_created(event.created)
+                    self.not_started(event, task, label)
+                    return 0
+                case PhaseRecords() if self.collector is not None:
+                    reply = self.collector.phase(event.records)
+                case PhaseReduced() if self.collector is not None:
+                    self.collector.add_phase(event.phase)
+                case RepeatAsked() if self.collector is not None and self.writes():
+                    reply = self.collector.another_repetition(event.fork, event.approaches)
+                case Finished():
+                    self.problems += event.messages
+                    return event.exit
+                case Ended():
+                    self.note_created(event.created)
+                    self.ending = self.ending or event.ending
+                    return 0
 
     def note_created(self, paths) -> None:
         """What a rank's JVM created, from whichever event tells it first: a run stopped or refused
@@ -263,59 +251,59 @@ class Driver:
             return f"cannot empty {problem.filename} for {label}: {problem.strerror}"
         return None
 
-    def checked(self, event: dict) -> Optional[str]:
+    def checked(self, event: Ready) -> Optional[str]:
         """The checks before the first phase, once every rank's JVM is up: why the run cannot go on."""
-        ready = event["ready"]
+        ready = event.ready
         self.parameters = ready["parameters"]
         self.note_created(ready["created"])
         self.to_empty = files_to_empty(ready)
         self.keep = self.parameters["keep"]
-        if self.transport.rank != 0:
-            return None  # rank 0 checks for every rank
+        if not self.transport.checks_every_rank:
+            return None
         return (run_id_refusal(self.request, ready)
-                or shared_file_refusal(event.get("files"), self.transport.hosts, self.parameters)
-                or memory_refusal(event["memory"], self.transport.hosts))
+                or shared_file_refusal(event.files, self.transport.hosts, self.parameters)
+                or memory_refusal(event.memory, self.transport.hosts))
 
     def writes(self) -> bool:
-        return self.transport.rank == self.transport.writer
+        return self.transport.writes_as is not None
 
     def written_by_rank_0(self) -> bool:
         """Whether rank 0 wrote the run file after all, where another rank took it for lost: a
         network cut in two leaves each side sure the other is lost, and storage of its own may
         still reach both. Rank 0 is given a moment, and its file stands."""
-        if self.transport.rank == 0:
+        if self.transport.writes_as == 0:
             return False
         time.sleep(RANK_0_FIRST_SECONDS)
         return runfile.exists(self.collector.context["run_id"], self.parameters["results"])
 
-    def start_collecting(self, event: dict) -> None:
+    def start_collecting(self, event: Started) -> None:
         self.started = True
-        context = run_context(self.request, event["ready"], self.transport.hosts, self.transport.mpi(),
-                              self.load_average, event["run_id"])
+        context = run_context(self.request, event.ready, self.transport.hosts, self.transport.mpi(),
+                              self.load_average, event.run_id)
         self.collector = collect.Collector(context, sys.stdout if self.writes() else open(os.devnull, "w"))
         if self.writes():
             load_writer_libraries()  # before the first phase, not between two of them
         self.collector.start()
 
-    def not_started(self, event: dict, task: str, label: str) -> None:
+    def not_started(self, event: NotStarted, task: str, label: str) -> None:
         if task == FIRST:
-            self.refused = event["exit"]
-            if self.transport.rank == 0:
-                for line in said_once(event["messages"]):
+            self.refused = event.exit
+            if self.transport.checks_every_rank:
+                for line in said_once(event.messages):
                     print(line, file=sys.stderr, flush=True)
         elif self.ending is None:
-            self.ending = collect.failure("; ".join(event["messages"]), event.get("rank"), label)
+            self.ending = collect.failure("; ".join(event.messages), event.rank, label)
 
     def next_task(self) -> Optional[str]:
         """The next fork; under -i auto, once the planned ones ran, those the collector adds (the
         same on every rank)."""
         task = next(self.tasks, None)
         if task is None and repetitions.Rule.of(self.parameters):
-            event = self.transport.agree(self.collector.forks_to_add() if self.collector and self.writes() else None)
-            if event["type"] != "agreed":
-                self.ending = self.ending or event["ending"]
+            agreed = self.transport.agree(self.collector.forks_to_add() if self.collector and self.writes() else None)
+            if not isinstance(agreed, Agreed):
+                self.ending = self.ending or agreed.ending
                 return None
-            self.tasks = iter(event["value"])
+            self.tasks = iter(agreed.value)
             task = next(self.tasks, None)
         return task
 
@@ -363,12 +351,12 @@ class Driver:
 
     def remove_created(self) -> None:
         if not self.keep:
-            remove_created(self.created, self.transport.who)
+            remove_created(self.created, self.transport.whose_files)
 
     def write_run_file(self, ending: Optional[dict]) -> None:
         with self.lock:
             self.collector.context["writer"] = {
-                "rank": self.transport.writer,
+                "rank": self.transport.writes_as,
                 "peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}  # KiB on Linux
             self.collector.finish(ending)
 

@@ -31,7 +31,7 @@ import threading
 import time
 import zipfile
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Iterator, Optional, Union
 
 from ..errors import error
 from ..launchpaths import MPJ_DEVICES
@@ -41,6 +41,7 @@ from .driver import FIRST, Driver
 from .launching import available_memory, load_average, ranks_on
 from .processes import alive, descendants_of, kill
 from .request import RunRequest
+from .transport import Agreed, Ended, Finished, NotStarted, PhaseRecords, Ready, Started, TaskEvents
 
 # MPJ_HOME names another installation, such as MPJ Express's own release; Debian's by default.
 INSTALLED_HOME = Path(os.environ.get("MPJ_HOME", "/usr/share/mpj"))
@@ -503,11 +504,14 @@ class Job:
 
 
 class MpjRanks:
-    """Every rank of the run, one MPJ Express job per task in turn: the transport of
-    `jiobench.run.driver` that speaks for all of them (as rank 0 does)."""
+    """Every rank of the run, one MPJ Express job per task in turn: the transport
+    (`jiobench.run.transport.Transport`) that speaks for all of them, in this one process, as their
+    rank 0 does: it checks for every rank, writes the run file as rank 0, and removes every rank's
+    files."""
 
-    rank = writer = 0
-    who = None  # the files removed are every rank's
+    checks_every_rank = True
+    writes_as = 0
+    whose_files = None
 
     def __init__(self, request: RunRequest, java: str, home: Path, scratch: Path):
         self.request = request
@@ -549,11 +553,11 @@ class MpjRanks:
         self.stop_signal = self.stop_signal or signal_name
         self.stopped.set()
 
-    def stopped_event(self) -> dict:
-        return {"type": "stopped", "ending": collect.stop(self.stop_signal, f"stopped by {self.stop_signal}")}
+    def stopped_event(self) -> Ended:
+        return Ended(collect.stop(self.stop_signal, f"stopped by {self.stop_signal}"))
 
-    def agree(self, value) -> dict:
-        return self.stopped_event() if self.stopped.is_set() else {"type": "agreed", "value": value}
+    def agree(self, value) -> Union[Agreed, Ended]:
+        return self.stopped_event() if self.stopped.is_set() else Agreed(value)
 
     def start(self, task: str) -> Job:
         command = [self.java, "-jar", str(self.home / "lib" / "starter.jar"), *self.starter_args,
@@ -569,9 +573,9 @@ class MpjRanks:
         return [(ready["environment"].get("plan_memory_bytes"), available if same_host(host) else None)
                 for host in job.hosts]
 
-    def task(self, task: str, label: str, unable: Optional[str]) -> Iterator[dict]:
+    def task(self, task: str, label: str, unable: Optional[str]) -> TaskEvents:
         if unable is not None:
-            yield {"type": "error", "exit": 1, "messages": [unable], "rank": None, "created": []}
+            yield NotStarted(exit=1, messages=[unable])
             return
         if self.stopped.is_set():
             yield self.stopped_event()
@@ -586,38 +590,36 @@ class MpjRanks:
                     break
                 if message["type"] in ("error", "failed"):
                     job.wait_end()
-                    yield {"type": "error", "exit": message.get("exit", 1), "messages": message["messages"],
-                           "rank": None, "created": []}
+                    yield NotStarted(exit=message.get("exit", 1), messages=message["messages"])
                     return
             else:
                 raise JobBroken("the MPJ Express job ended before its ranks started")
             self.hosts = job.hosts
-            refusal = yield {"type": "ready", "ready": ready, "memory": self.memory(ready, job)}
+            refusal = yield Ready(ready, memory=self.memory(ready, job))
             if refusal:
                 job.end()
-                yield {"type": "error", "exit": 2, "messages": [refusal], "rank": None, "created": ready["created"]}
+                yield NotStarted(exit=2, messages=[refusal], created=ready["created"])
                 return
             job.pass_output()
-            yield {"type": "started", "ready": ready, "run_id": runfile.new_run_id()}
+            yield Started(ready, runfile.new_run_id())
             for message in messages:
                 if message["type"] == "phase":
-                    yield {"type": "phase",
-                           "records": [dict(record, host=job.hosts[record["rank"]]) for record in message["records"]]}
+                    yield PhaseRecords([dict(record, host=job.hosts[record["rank"]]) for record in message["records"]])
                 elif message["type"] == "failed":
                     raise JobBroken("; ".join(message["messages"]))
                 elif message["type"] == "finished":
                     job.wait_end()
-                    yield {"type": "finished", "exit": message["exit"], "messages": message["messages"]}
+                    yield Finished(message["exit"], message["messages"])
                     return
             raise JobBroken("the MPJ Express job ended without a word from rank 0")
         except JobBroken as broken:
             job.end()
             if ready is not None:
-                yield {"type": "failed", "ending": collect.failure(str(broken))}
+                yield Ended(collect.failure(str(broken)))
                 return
             for line in job.held_output():
                 print(line, file=sys.stderr)
-            yield {"type": "error", "exit": 1, "messages": [str(broken)], "rank": None, "created": []}
+            yield NotStarted(exit=1, messages=[str(broken)])
         except JobStopped:
             job.end()
             yield self.stopped_event()

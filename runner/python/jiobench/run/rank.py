@@ -1,4 +1,4 @@
-"""One MPI rank of a run: the mpi4py transport of `jiobench.run.driver`.
+"""One MPI rank of a run: `MpiRanks`, the mpi4py transport of `jiobench.run.driver`.
 
 Each task of the run is one JVM child of every rank (org.jiobench.runner.LauncherWorld), which
 sends JSON lines (ready, barrier, wear-out, repeat, phase, error, failed, finished) and gets plain
@@ -18,6 +18,7 @@ Started by `jiobench run` under mpirun, mpiexec or srun as
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import select
@@ -28,7 +29,7 @@ import sys
 import threading
 import time
 from array import array
-from typing import Iterator, Optional
+from typing import Generator, Optional, Union
 
 import mpi4py
 
@@ -47,6 +48,8 @@ from .liveness import LOST_AFTER_SECONDS, Liveness, Lost, survivor_writing
 from .mpi import ALL_UP_MARKER, EXIT_CODE_MARKER, RANK_UP_MARKER
 from .placement import Placement
 from .request import RunRequest
+from .transport import (Agreed, Ended, Finished, NotStarted, PhaseRecords, PhaseReduced, Ready, RepeatAsked, Started,
+                        TaskEvents)
 
 # Polling keeps a waiting launcher off the CPU its JVM (or another rank's) is measuring with;
 # MPI's own blocking calls spin. 0.2 ms adds that much skew between the ranks' barrier exits.
@@ -267,15 +270,15 @@ class NotReady(Exception):
 NOT_READY = 124
 
 
-def start_failure(outcomes: list[tuple[int, str]], hosts: list[str], timeout: float) -> dict:
+def start_failure(outcomes: list[tuple[int, str]], hosts: list[str], timeout: float) -> NotStarted:
     """The error event of JVMs that did not start: the same complaint from several ranks is one
     line; ranks not ready in time are named, with their hosts and what their JVMs printed."""
     late = [rank for rank, (code, _) in enumerate(outcomes) if code == NOT_READY]
     if late:
         printed = next((text for code, text in outcomes if code == NOT_READY and text), "")
-        return {"type": "error", "exit": 1, "rank": late[0] if len(late) == 1 else None,
-                "messages": [f"jiobench: error: {ranks_on(late, hosts)} not ready within --start-timeout {timeout:g} s"
-                             + (f"; its JVM printed: {printed}" if printed else "")]}
+        return NotStarted(exit=1, rank=late[0] if len(late) == 1 else None,
+                          messages=[f"jiobench: error: {ranks_on(late, hosts)} not ready within --start-timeout "
+                                    f"{timeout:g} s" + (f"; its JVM printed: {printed}" if printed else "")])
     failed = [(rank, code, message) for rank, (code, message) in enumerate(outcomes) if code != 0]
     texts = [message for _, _, message in failed]
     limit = start_limit_line(texts)
@@ -284,13 +287,13 @@ def start_failure(outcomes: list[tuple[int, str]], hosts: list[str], timeout: fl
         for report in error_reports(texts):
             with contextlib.suppress(OSError):
                 os.unlink(report)
-        return {"type": "error", "exit": 1, "messages": [limit], "rank": None}
+        return NotStarted(exit=1, messages=[limit])
     if len({message for _, _, message in failed}) == 1:
         messages = [failed[0][2]]
     else:
         messages = [f"jiobench: rank {rank}: {message or f'exited with code {code}'}" for rank, code, message in failed]
-    return {"type": "error", "exit": max(code for _, code, _ in failed), "messages": messages,
-            "rank": failed[0][0] if len(failed) == 1 else None}
+    return NotStarted(exit=max(code for _, code, _ in failed), messages=messages,
+                      rank=failed[0][0] if len(failed) == 1 else None)
 
 
 def launcher_rank() -> Optional[str]:
@@ -306,7 +309,7 @@ class RunEnds(Exception):
 
     def __init__(self, ending: dict):
         super().__init__(ending["message"])
-        self.event = {"type": ending["reason"], "ending": ending}
+        self.ending = ending
 
 
 def worst_ending(states: list[tuple]) -> dict:
@@ -324,14 +327,14 @@ def answers_of(payloads: list[tuple]) -> tuple[Optional[int], Optional[list[int]
     return (answers[0], None) if len(set(answers)) == 1 else (None, answers)
 
 
-class Ranks:
-    """This rank's JVMs and its rounds with the other ranks, as events for the driver."""
+class MpiRanks:
+    """This rank's JVMs and its rounds with the other ranks, as events for the driver: the
+    transport (`jiobench.run.transport.Transport`) of a run under mpirun, mpiexec or srun."""
 
     def __init__(self, comm, request: RunRequest):
         self.comm = comm
         self.request = request
         self.rank, self.size = comm.Get_rank(), comm.Get_size()
-        self.who = f"rank {self.rank}"
         self.host = MPI.Get_processor_name()
         # Every rank's host, as `hosts[rank]` reads it, in the size of the node count.
         self.hosts = place_ranks(comm)
@@ -347,6 +350,18 @@ class Ranks:
         # Re-entrant: the signal handler runs on the main thread, perhaps while it holds the lock.
         self.lock = threading.RLock()
         self.liveness = Liveness(comm, self.hosts, self.on_peer_failure)
+
+    @property
+    def checks_every_rank(self) -> bool:
+        return self.rank == 0
+
+    @property
+    def writes_as(self) -> Optional[int]:
+        return self.writer if self.rank == self.writer else None
+
+    @property
+    def whose_files(self) -> str:
+        return f"rank {self.rank}"
 
     def mpi(self) -> dict:
         return {"library": MPI.Get_library_version().strip().strip("\0").strip(),
@@ -427,16 +442,16 @@ class Ranks:
         self.round()
         return self.comm.bcast(value, root=0)
 
-    def agree(self, value) -> dict:
+    def agree(self, value) -> Union[Agreed, Ended]:
         """Rank 0's value, the same on every rank."""
         try:
-            return {"type": "agreed", "value": self.rank_0_says(value)}
+            return Agreed(self.rank_0_says(value))
         except RunEnds as ends:
-            return ends.event
+            return Ended(ends.ending)
 
     # Tasks -------------------------------------------------------------------------------------
 
-    def task(self, task: str, label: str, unable: Optional[str]) -> Iterator[dict]:
+    def task(self, task: str, label: str, unable: Optional[str]) -> TaskEvents:
         try:
             if self.lost is not None:
                 raise RunEnds(self.lost)
@@ -446,13 +461,13 @@ class Ranks:
                 if self.lost is not None:
                     self.jvm.ask_to_stop()  # it may be mid-phase, and no round will end the phase
                 self.jvm.close()
-            yield dict(ends.event, created=self.created())
+            yield Ended(ends.ending, created=self.created())
 
     def created(self) -> list[str]:
         """What this rank's JVM of the task created, ready or not."""
         return self.jvm.created if self.jvm is not None else []
 
-    def run_task(self, task: str, label: str, unable: Optional[str]) -> Iterator[dict]:
+    def run_task(self, task: str, label: str, unable: Optional[str]) -> TaskEvents:
         jvm, ready, outcome = self.start_jvm(task, label, unable)
         memory = (ready["environment"].get("plan_memory_bytes") if ready else None, available_memory())
         starts = self.to_rank_0((outcome, memory))
@@ -463,18 +478,17 @@ class Ranks:
         if failure is not None:
             if ready is not None:
                 jvm.close()
-            yield dict(failure, created=self.created())
+            yield dataclasses.replace(failure, created=self.created())
             return
         files = self.files_seen(ready) if task == FIRST else None
         # Rank 0 checks every rank's plan and file: the others hand in None.
-        refusal = yield {"type": "ready", "ready": ready, "files": files,
-                         "memory": [memory for _, memory in starts] if starts is not None else None}
+        refusal = yield Ready(ready, files=files, memory=[memory for _, memory in starts] if starts is not None else None)
         refusal = self.rank_0_says(refusal)
         if refusal:
             jvm.close()
-            yield {"type": "error", "exit": 2, "messages": [refusal], "rank": None, "created": self.created()}
+            yield NotStarted(exit=2, messages=[refusal], created=self.created())
             return
-        yield {"type": "started", "ready": ready, "run_id": self.run_id}
+        yield Started(ready, self.run_id)
         jvm.pass_through()
         jvm.answer("start")
         yield from self.serve(jvm)
@@ -524,7 +538,7 @@ class Ranks:
             jvm.ask_to_stop()
         return jvm, ready, (code, text)
 
-    def serve(self, jvm: RankJvm) -> Iterator[dict]:
+    def serve(self, jvm: RankJvm) -> TaskEvents:
         """Answers one JVM until it finishes."""
         while True:
             message = jvm.receive(self.tend)
@@ -545,7 +559,7 @@ class Ranks:
             elif kind == "wear-out":
                 jvm.answer(self.round(most=message["bytes"]))
             elif kind == "repeat":
-                going = yield {"type": "repeat", "fork": message["fork"], "approaches": message["approaches"]}
+                going = yield RepeatAsked(message["fork"], message["approaches"])
                 # Rank 0 alone decides, from the phases it collected: every rank answers its JVM alike.
                 jvm.answer(",".join(self.rank_0_says(going)))
             elif kind == "phase":
@@ -559,7 +573,7 @@ class Ranks:
                                             root=0)
                 if len(said) > MESSAGES_SAID:
                     said = said[:MESSAGES_SAID] + [f"{len(said) - MESSAGES_SAID} more ranks said the like"]
-                yield {"type": "finished", "exit": max(code, exit_code), "messages": said}
+                yield Finished(max(code, exit_code), said)
                 return
             else:
                 jvm.end()
@@ -567,7 +581,7 @@ class Ranks:
                                             "message": f"unexpected message from the JVM: {message!r}"}))
 
 
-    def end_phase(self, message: dict) -> Iterator[dict]:
+    def end_phase(self, message: dict) -> Generator[Union[PhaseRecords, PhaseReduced], Optional[dict], int]:
         """A phase's records to rank 0, which reduces them (the driver's reply to the phase event)
         and tells every rank the phase and its JVM the bytes of the block it reads next."""
         (record,) = message["records"]
@@ -576,13 +590,13 @@ class Ranks:
         timed = dict(record, host=self.host, began_at=self.barrier_left, ended_at=time.time())
         payloads = self.to_rank_0((timed, message.get("block_read", self.rank)))
         if payloads is not None:
-            phase = yield {"type": "phase", "records": [record for record, _ in payloads]}
+            phase = yield PhaseRecords([record for record, _ in payloads])
             every, each = answers_of(payloads)
             phase, every = self.comm.bcast((phase, every), root=0)
         else:
             phase, every = self.comm.bcast(None, root=0)
             each = None
-            yield {"type": "phase", "phase": phase}
+            yield PhaseReduced(phase)
         return every if every is not None else self.comm.scatter(each, root=0)
 
 
@@ -597,7 +611,7 @@ def describe_ending(rank: int, state: str, detail: dict) -> dict:
     return collect.stop(detail["signal"], f"stopped by {detail['signal']}{during}", rank, detail.get("phase"))
 
 
-def watch_parent(driver: Driver, ranks: Ranks) -> None:
+def watch_parent(driver: Driver, ranks: MpiRanks) -> None:
     """mpirun gone (killed from outside) leaves no MPI to end the run with, and its library may
     end this process within a second: at once, this rank removes what it created and rank 0
     writes what it has; then the JVM, whose phase cannot be completed, is killed."""
@@ -636,7 +650,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     if comm.Get_rank() == 0:
         # While the other ranks wait in the first collective, before any listens for its heartbeats.
         load_writer_libraries()
-    ranks = Ranks(comm, request)
+    ranks = MpiRanks(comm, request)
     if ranks.rank == 0:
         say(ALL_UP_MARKER)
     driver = Driver(request, ranks)
