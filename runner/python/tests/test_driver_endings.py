@@ -4,25 +4,27 @@ from __future__ import annotations
 
 import json
 import signal
+import time
 from pathlib import Path
 from typing import Callable, Optional, Union
 
 import pytest
 
 from jiobench.model import perrank, reduce
-from jiobench.run import collect, driver
+from jiobench.run import collect, driver, endings
 from jiobench.run.driver import FIRST, Driver
 from jiobench.run.processes import PASSED_ON_STOP, STOP_NOTE_VARIABLE, STOP_SIGNALS
 from jiobench.run.request import RunRequest
+from jiobench.run.startup import StartDeadline
 from jiobench.run.transport import (Agreed, Ended, Finished, NotStarted, PhaseRecords, PhaseReduced, Ready, Started,
-                                    TaskEvent, TaskEvents)
+                                    StartLate, TaskEvent, TaskEvents)
 
 GIB = 2 ** 30
 HOSTS = ["a", "b"]
 READ = "raw-bytes read rep 0"
-# A step of a script: an event, or a function of the driver's answers so far that gives one, or
-# None where it is something that happens between two events.
-Step = Union[TaskEvent, Callable[[list], Optional[TaskEvent]]]
+# A step of a script: an event, or a function of the transport (the driver's answers so far, the
+# task's start deadline) that gives one, or None where it is something that happens between two.
+Step = Union[TaskEvent, Callable[["ScriptedTransport"], Optional[TaskEvent]]]
 
 
 class ScriptedTransport:
@@ -37,10 +39,12 @@ class ScriptedTransport:
         self.whose_files = f"rank {rank}"
         self.answers: list = []
         self.stops: list[str] = []
+        self.deadline: Optional[StartDeadline] = None
 
-    def task(self, task: str, label: str, unable: Optional[str]) -> TaskEvents:
+    def task(self, task: str, label: str, unable: Optional[str], deadline: StartDeadline) -> TaskEvents:
+        self.deadline = deadline
         for step in self.scripts[task]:
-            event = step(self.answers) if callable(step) else step
+            event = step(self) if callable(step) else step
             if event is not None:
                 self.answers.append((yield event))
 
@@ -142,7 +146,7 @@ def test_a_clean_run_writes_its_run_file_and_exits_0(tmp_path, capsys):
 def test_a_stop_by_signal_keeps_the_phases_completed_and_exits_128_plus_the_signal(tmp_path, capsys):
     ready = ready_message(tmp_path)
     transport = ScriptedTransport({FIRST: [
-        *up(ready), PhaseRecords(records("write")), lambda answers: signal.raise_signal(signal.SIGTERM),
+        *up(ready), PhaseRecords(records("write")), lambda _: signal.raise_signal(signal.SIGTERM),
         Ended(collect.stop("SIGTERM", f"stopped by SIGTERM during {READ}", 0, READ))]})
     code, out, err = run(capsys, transport)
     assert code == 128 + signal.SIGTERM
@@ -156,7 +160,7 @@ def test_a_stop_by_signal_keeps_the_phases_completed_and_exits_128_plus_the_sign
 def test_a_stop_before_any_phase_writes_no_run_file(tmp_path, capsys):
     ready = ready_message(tmp_path)
     transport = ScriptedTransport({FIRST: [
-        lambda answers: signal.raise_signal(signal.SIGINT),
+        lambda _: signal.raise_signal(signal.SIGINT),
         Ended(collect.stop("SIGINT", "stopped by SIGINT"), created=ready["created"])]})
     code, out, err = run(capsys, transport)
     assert (code, out) == (128 + signal.SIGINT, [])
@@ -185,7 +189,7 @@ def test_a_rank_that_survives_lost_rank_0_writes_the_run_file_from_the_phases_it
     lost = collect.failure(f"rank 0 on a stopped answering for 10 s during {READ} (a node lost, or its launcher "
                            "killed)", phase=READ)
 
-    def rank_0_lost(answers):
+    def rank_0_lost(_):
         transport.writes_as = 1  # as MpiRanks picks a survivor on a node none of the lost ranks was on
 
     transport.scripts[FIRST] = [*up(ready), PhaseReduced(reduce.reduce_phase(records("write"), None)), rank_0_lost,
@@ -208,20 +212,39 @@ def test_a_refused_run_says_why_once_writes_nothing_and_exits_2(tmp_path, capsys
     transport = ScriptedTransport({FIRST: [
         Ready(ready, memory=more_than_a_has),
         # As both transports answer a refusal: the JVMs are ended, and the refusal is why they did not start.
-        lambda answers: NotStarted(exit=2, messages=[answers[-1]], created=ready["created"])]})
+        lambda transport: NotStarted(exit=2, messages=[transport.answers[-1]], created=ready["created"])]})
     code, out, err = run(capsys, transport)
     assert (code, out) == (2, [])
     assert len(err) == 1 and err[0].startswith("jiobench: error: 1 ranks on a need about 5.1 GiB"), err
     assert not (tmp_path / "results").exists() and not (tmp_path / "f.dat").exists()
 
 
-def test_jvms_that_did_not_start_are_said_once_each_and_their_code_is_the_run_s(tmp_path, capsys):
-    transport = ScriptedTransport({FIRST: [NotStarted(exit=1, messages=[
-        "jiobench: error: rank 1 on b not ready within --start-timeout 5 s; its JVM printed: waiting"], rank=1)]})
-    code, out, err = run(capsys, transport)
+def wait_out_the_deadline(transport: ScriptedTransport) -> None:
+    while not transport.deadline.passed():
+        time.sleep(0.01)
+
+
+def test_a_start_past_the_deadline_is_said_once_naming_the_late_ranks_and_exits_1(tmp_path, capsys):
+    ready = ready_message(tmp_path)
+    transport = ScriptedTransport({FIRST: [
+        wait_out_the_deadline, StartLate("rank 1 on b", "not ready", "waiting\nfor a lock", rank=1,
+                                         created=ready["created"])]})
+    started = time.monotonic()
+    code, out, err = run(capsys, transport, start_timeout=0.25)
+    assert time.monotonic() - started >= 0.25
     assert (code, out) == (1, [])
-    assert err == ["jiobench: error: rank 1 on b not ready within --start-timeout 5 s; its JVM printed: waiting"]
-    assert not (tmp_path / "results").exists()
+    assert err == ["jiobench: error: rank 1 on b not ready within --start-timeout 0.25 s; its JVM printed: waiting "
+                   "for a lock"]
+    assert not (tmp_path / "results").exists() and not (tmp_path / "f.dat").exists()
+
+
+def test_jvms_that_did_not_start_are_said_once_each_in_the_runner_s_words_and_their_code_is_the_run_s(capsys):
+    transport = ScriptedTransport({FIRST: [NotStarted(exit=2, messages=[
+        "jiobench: rank 0: -b 1MiB is not a multiple of -t 3MiB", "Error occurred during initialization of VM"])]})
+    code, out, err = run(capsys, transport)
+    assert (code, out) == (2, [])
+    assert err == ["jiobench: rank 0: -b 1MiB is not a multiple of -t 3MiB",
+                   "jiobench: error: Error occurred during initialization of VM"]
 
 
 def test_a_later_fork_that_cannot_start_ends_the_run_as_a_failure_of_its_start(tmp_path, capsys):
@@ -235,3 +258,15 @@ def test_a_later_fork_that_cannot_start_ends_the_run_as_a_failure_of_its_start(t
                    "initialization of VM; the run file keeps the 2 phases completed before"]
     incomplete = run_file(tmp_path)["incomplete"]
     assert (incomplete["reason"], incomplete["phase"]) == ("failed", "the start of raw-bytes fork 2")
+
+
+@pytest.mark.parametrize("facts, code", [
+    ({"code": 0}, 0),
+    ({"code": 2}, 2),
+    ({"code": 0, "stop_signal": "SIGINT"}, 130),
+    ({"code": 0, "stop_signal": "SIGUSR1"}, 143),  # how `jiobench run` passes a SIGTERM on
+    ({"code": 0, "failed": True, "stop_signal": "SIGTERM"}, 1),  # the failure says more than the stop
+    ({"code": -signal.SIGKILL}, 137),  # a launcher killed, as Popen gives its code
+], ids=["done", "mistake", "stopped", "passed-on", "failed", "killed"])
+def test_one_rule_decides_every_run_s_exit_code(facts, code):
+    assert endings.run_exit_code(**facts) == code

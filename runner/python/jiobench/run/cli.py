@@ -22,10 +22,12 @@ from ..launchpaths import DEFAULT, LAUNCH_PATHS, is_mpj
 from ..model import runfile
 from ..paths import HOME, JAR
 from . import guardian, limits, mpi, mpj
+from .endings import run_exit_code, stopped_line
 from .launching import available_memory
 from .processes import (KILL_SECONDS, STOP_NOTE_VARIABLE, STOP_SIGNALS, end_session, escalate, kill,
                         session_members)
 from .request import ALL, AUTO, RunRequest
+from .startup import StartDeadline
 
 HELP_FLAGS = {"-h", "--help", "-V", "--version"}
 RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
@@ -129,7 +131,7 @@ class Job:
         self.all_up = threading.Event()
         self.not_up = False
         self.lingered = False  # the launcher outlived the run's last word, and was ended
-        threading.Thread(target=self.start_deadline, args=(start_timeout,), daemon=True).start()
+        threading.Thread(target=self.start_deadline, args=(StartDeadline(start_timeout),), daemon=True).start()
         self.relays = [threading.Thread(target=self.relay, args=(self.process.stdout, sys.stdout.buffer), daemon=True),
                        threading.Thread(target=self.relay, args=(self.process.stderr, sys.stderr.buffer), daemon=True)]
         for relay in self.relays:
@@ -166,15 +168,16 @@ class Job:
             self.lingered = True
             self.kill_session()
 
-    def start_deadline(self, timeout: float) -> None:
+    def start_deadline(self, deadline: StartDeadline) -> None:
         """Ends a run whose ranks are not all in MPI in time, naming those that are not."""
-        if self.all_up.wait(timeout) or self.process.poll() is not None:
+        if self.all_up.wait(deadline.left()) or self.process.poll() is not None:
             return
         missing = [rank for rank in range(self.ranks) if rank not in self.up]
         up = ", ".join(f"{rank} on {host}" for rank, host in sorted(self.up.items())) or "none"
-        print(f"jiobench: error: rank{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing)) or '(all)'} "
-              f"{'were' if len(missing) > 1 else 'was'} not up within --start-timeout {timeout:g} s, or MPI did not "
-              f"start across them (ranks up: {up}); the launcher's output is above", file=sys.stderr, flush=True)
+        ranks = f"rank{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing)) or '(all)'}"
+        late = deadline.missed(ranks, f"{'were' if len(missing) > 1 else 'was'} not up")
+        print(f"jiobench: error: {late}, or MPI did not start across them (ranks up: {up}); the launcher's output is "
+              "above", file=sys.stderr, flush=True)
         self.not_up = True
         self.kill_session()
 
@@ -301,23 +304,17 @@ def run(argv: list[str]) -> int:
     for number in held:
         job.on_signal(number, None)
     code = job.wait()
+    stop_signal = signal.Signals(job.stop_signal).name if job.stop_signal is not None else None
     if job.not_up:
-        return 1
-    if job.stop_signal is not None:
+        pass  # said as the deadline passed
+    elif stop_signal is not None:
         if not job.stop_said:
             # Slurm signals the MPI launcher too, which may drop rank 0's last words.
-            name = signal.Signals(job.stop_signal).name
-            if not job.all_up.is_set():
-                said = f"stopped by {name} before any phase; no run file was written"
-            else:
-                said = f"stopped by {name}; the run file of the phases completed before is in the --results directory"
-            print(f"jiobench: {said}", file=sys.stderr)
-        return 128 + job.stop_signal
-    if code < 0:
+            print(stopped_line(stop_signal, phases_kept=job.all_up.is_set()), file=sys.stderr)
+    elif code < 0:
         print(f"jiobench: error: {options.launcher} was killed by {signal.Signals(-code).name}; the ranks ended "
               "the run without it", file=sys.stderr)
-        return 128 - code
-    return code
+    return run_exit_code(code, failed=job.not_up, stop_signal=stop_signal)
 
 
 def main(argv: Optional[list[str]] = None) -> int:

@@ -24,12 +24,14 @@ from typing import Iterable, Optional
 
 from ..model import perrank, repetitions, runfile, stats
 from . import collect
+from .endings import FAILED, run_exit_code, stopped_line
 from .launching import empty, files_to_empty, fork_tasks, run_environment, slurm_environment
 from .mpi import RANK_OVERHEAD_BYTES
 from .processes import PASSED_ON_STOP, STOP_NOTE_VARIABLE, STOP_SIGNALS
 from .request import RunRequest
+from .startup import StartDeadline
 from .transport import (Agreed, Ended, Finished, NotStarted, PhaseRecords, PhaseReduced, Ready, RepeatAsked, Started,
-                        Transport)
+                        StartLate, Transport)
 
 FIRST = "first"
 # How long a rank that writes the run file in lost rank 0's stead waits for rank 0's file first.
@@ -45,11 +47,6 @@ def signal_name(number: int) -> str:
         except (KeyError, OSError):
             pass
     return signal.Signals(number).name
-
-
-def signal_exit_code(name: str) -> int:
-    """128 + the signal; SIGUSR1 is how `jiobench run` passes on a SIGTERM."""
-    return 128 + (signal.SIGTERM if name == PASSED_ON_STOP.name else signal.Signals[name])
 
 
 def task_label(parameters: dict, task: str) -> str:
@@ -205,7 +202,8 @@ class Driver:
     def run_task(self, task: str, label: str) -> int:
         """Runs one task's JVMs on every rank to their end: their exit code (0 when the run ended
         here, which self.ending or self.refused then says)."""
-        events = self.transport.task(task, label, self.unable_to_start(task, label))
+        deadline = StartDeadline(self.request.start_timeout)
+        events = self.transport.task(task, label, self.unable_to_start(task, label), deadline)
         reply = None
         while True:
             try:
@@ -220,7 +218,13 @@ class Driver:
                     self.start_collecting(event)
                 case NotStarted():
                     self.note_created(event.created)
-                    self.not_started(event, task, label)
+                    self.not_started(event.exit, event.messages, event.rank, task, label)
+                    return 0
+                case StartLate():
+                    self.note_created(event.created)
+                    line = deadline.missed(event.ranks, event.what) + (
+                        f"; its JVM printed: {event.printed}" if event.printed else "")
+                    self.not_started(FAILED, [line], event.rank, task, label)
                     return 0
                 case PhaseRecords() if self.collector is not None:
                     reply = self.collector.phase(event.records)
@@ -285,14 +289,15 @@ class Driver:
             load_writer_libraries()  # before the first phase, not between two of them
         self.collector.start()
 
-    def not_started(self, event: NotStarted, task: str, label: str) -> None:
+    def not_started(self, code: int, messages: list[str], rank: Optional[int], task: str, label: str) -> None:
+        """The task's JVMs did not start: the first task's refusal, a later one's failure."""
         if task == FIRST:
-            self.refused = event.exit
+            self.refused = code
             if self.transport.checks_every_rank:
-                for line in said_once(event.messages):
+                for line in said_once(messages):
                     print(line, file=sys.stderr, flush=True)
         elif self.ending is None:
-            self.ending = collect.failure("; ".join(event.messages), event.rank, label)
+            self.ending = collect.failure("; ".join(messages), rank, label)
 
     def next_task(self) -> Optional[str]:
         """The next fork; under -i auto, once the planned ones ran, those the collector adds (the
@@ -321,8 +326,7 @@ class Driver:
                     print(f"jiobench: error: {self.ending['message']}; no run file was written", file=sys.stderr,
                           flush=True)
                 elif self.stop_signal is not None:
-                    print(f"jiobench: stopped by {self.stop_signal} before any phase; no run file was written",
-                          file=sys.stderr, flush=True)
+                    print(stopped_line(self.stop_signal, phases_kept=False), file=sys.stderr, flush=True)
             return self.exit_code(self.refused or 0)
         self.tasks = iter(fork_tasks(self.parameters))
         while self.ending is None:
@@ -342,12 +346,10 @@ class Driver:
         return self.exit_code(code)
 
     def exit_code(self, code: int) -> int:
-        """The run's code; 128 + the signal that stopped it; 1 when a rank failed."""
-        if self.ending is not None:
-            return signal_exit_code(self.ending["signal"]) if self.ending["signal"] else 1
-        if self.stop_signal is not None:
-            return signal_exit_code(self.stop_signal)
-        return code
+        """The run's code, from what ended it early (a failure, or the signal that stopped it)."""
+        ending = self.ending
+        return run_exit_code(code, failed=ending is not None and ending["signal"] is None,
+                             stop_signal=ending["signal"] if ending is not None else self.stop_signal)
 
     def remove_created(self) -> None:
         if not self.keep:

@@ -18,7 +18,6 @@ through an MPJ_HOME of its own, whose configuration gives the run's starter and 
 from __future__ import annotations
 
 import json
-import math
 import os
 import queue
 import re
@@ -41,7 +40,8 @@ from .driver import FIRST, Driver
 from .launching import available_memory, load_average, ranks_on
 from .processes import alive, descendants_of, kill
 from .request import RunRequest
-from .transport import Agreed, Ended, Finished, NotStarted, PhaseRecords, Ready, Started, TaskEvents
+from .startup import HeldOutput, StartDeadline
+from .transport import Agreed, Ended, Finished, NotStarted, PhaseRecords, Ready, Started, StartLate, TaskEvents
 
 # MPJ_HOME names another installation, such as MPJ Express's own release; Debian's by default.
 INSTALLED_HOME = Path(os.environ.get("MPJ_HOME", "/usr/share/mpj"))
@@ -235,6 +235,15 @@ class JobStopped(Exception):
     """A signal asked the run to stop: the job's phase cannot be completed."""
 
 
+class RanksLate(Exception):
+    """The job's ranks were not ready within --start-timeout: `ranks` names them and their hosts,
+    `what` says what they did not do in time."""
+
+    def __init__(self, ranks: str, what: str):
+        super().__init__(f"{ranks} {what}")
+        self.ranks, self.what = ranks, what
+
+
 def same_host(host: str) -> bool:
     return host.split(".")[0] == socket.gethostname().split(".")[0]
 
@@ -308,16 +317,15 @@ class Job:
     """One MPJ Express job (one task of the run on every rank), its output and its processes."""
 
     def __init__(self, command: list[str], env: dict, daemon: Optional[Daemon], jar: Path, hold_output: bool,
-                 stop: Optional[threading.Event] = None, size: int = 1, start_timeout: float = math.inf):
+                 stop: Optional[threading.Event] = None, size: int = 1, deadline: Optional[StartDeadline] = None):
         self.jar = jar
         self.stop = stop or threading.Event()  # set when the run is asked to stop
         self.daemon = daemon
         self.size = size
-        self.start_timeout = start_timeout
         self.process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                         stderr=subprocess.STDOUT, text=True)
         started = time.monotonic()
-        self.ready_by: Optional[float] = started + start_timeout  # None once the ranks are ready
+        self.deadline = deadline  # None once the ranks are ready
         self.lines: queue.Queue = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
         self.hosts: list[str] = []
@@ -328,7 +336,9 @@ class Job:
         self.started: set[int] = set()  # niodev ranks whose JVM is up
         self.jvms: dict[int, int] = {}  # each rank's JVM's process id, once seen
         self.finished = False
-        self.held: list[str] = [] if hold_output else None
+        self.output: HeldOutput[str] = HeldOutput(lambda line: print(line, file=sys.stderr, flush=True))
+        if not hold_output:
+            self.output.release()
         self.trouble_since: Optional[float] = None
         self.gone: list[int] = []  # ranks of this host whose JVM ended, in the order seen
         self.spoke: set[int] = set()  # ranks that said they end on their own
@@ -358,21 +368,15 @@ class Job:
             for line in trace:
                 self.lines.put(line)
 
-    def pass_output(self) -> None:
-        """The ranks have started: what they print goes to standard error as it comes."""
-        if self.held is not None:
-            for line in self.held:
-                print(line, file=sys.stderr)
-            self.held = None
-
-    def held_output(self) -> list[str]:
-        """What the ranks printed before they started, each different line once."""
-        return list(dict.fromkeys(self.held or []))
+    def say_held(self) -> None:
+        """What the ranks printed before they failed to start, each different line once."""
+        for line in dict.fromkeys(self.output.lines()):
+            print(line, file=sys.stderr)
 
     def messages(self) -> Iterator[dict]:
         """Rank 0's messages as they come, until the job ends; raises JobBroken when a rank's
-        process ends before the job finished or the ranks are not ready in time, JobStopped when
-        a stop was asked."""
+        process ends before the job finished, RanksLate when the ranks are not ready in time,
+        JobStopped when a stop was asked."""
         while True:
             if self.stop.is_set():
                 raise JobStopped()
@@ -398,7 +402,7 @@ class Job:
                     self._trouble(message.get("rank"), message["message"])
                     continue
                 if message["type"] == "ready":
-                    self.ready_by = None
+                    self.deadline = None
                 self.finished = self.finished or message["type"] == "finished"
                 yield message
             elif MPJ_CHATTER.match(line):
@@ -409,10 +413,8 @@ class Job:
                 elif stopped:
                     rank = int(stopped.group(1))
                     self._trouble(rank, f"rank {rank}'s JVM ended in the middle of the run")
-            elif self.held is not None:
-                self.held.append(line)
             else:
-                print(line, file=sys.stderr, flush=True)
+                self.output.add(line)
 
     def _trouble(self, rank: Optional[int], message: str) -> None:
         """A rank says it ends before the job finished."""
@@ -451,8 +453,8 @@ class Job:
         if now - self.watched < POLL_S:
             return
         self.watched = now
-        if self.ready_by is not None and now > self.ready_by:
-            raise JobBroken(self._not_ready())
+        if self.deadline is not None and self.deadline.passed():
+            raise self._late()
         if self.finished:
             return
         self._look_at_ranks()
@@ -461,16 +463,15 @@ class Job:
         if self.trouble_since is not None and now - self.trouble_since > GRACE_S:
             raise JobBroken(self._cause("a rank's JVM ended in the middle of the run"))
 
-    def _not_ready(self) -> str:
+    def _late(self) -> RanksLate:
         """Which ranks kept the job from being ready within the start-up deadline."""
-        within = f"within {self.start_timeout:g} s (--start-timeout)"
         if self.hosts:
             # Rank 0 says ready once every rank is: which one is late, it cannot tell.
-            return f"{ranks_on(range(self.size), self.placed)} started, but were not all ready {within}"
+            return RanksLate(ranks_on(range(self.size), self.placed), "started, but were not all ready")
         if self.started and len(self.started) == self.size:
-            return f"{ranks_on(range(self.size), self.placed)} started, but did not reach each other {within}"
+            return RanksLate(ranks_on(range(self.size), self.placed), "started, but did not reach each other")
         missing = [rank for rank in range(self.size) if rank not in self.started]
-        return f"{ranks_on(missing, self.placed)} did not start {within}"
+        return RanksLate(ranks_on(missing, self.placed), "did not start")
 
     def _ours(self, pid: int) -> bool:
         """Whether a process id still names one of this job's JVMs (not a process that reused it)."""
@@ -488,7 +489,7 @@ class Job:
             except queue.Empty:
                 continue
             if line is not None and not line.startswith(TAG) and not MPJ_CHATTER.match(line):
-                print(line, file=sys.stderr, flush=True)
+                self.output.add(line)
         self.end()
 
     def end(self) -> None:
@@ -559,11 +560,11 @@ class MpjRanks:
     def agree(self, value) -> Union[Agreed, Ended]:
         return self.stopped_event() if self.stopped.is_set() else Agreed(value)
 
-    def start(self, task: str) -> Job:
+    def start(self, task: str, deadline: StartDeadline) -> Job:
         command = [self.java, "-jar", str(self.home / "lib" / "starter.jar"), *self.starter_args,
                    *self.request.jvm_args, "-jar", self.request.jar, f"--task={task}", *self.request.runner_args]
         self.current = Job(command, self.env, self.daemon, Path(self.request.jar), task == FIRST, self.stopped,
-                           self.request.ranks, self.request.start_timeout)
+                           self.request.ranks, deadline)
         return self.current
 
     def memory(self, ready: dict, job: Job) -> list:
@@ -573,14 +574,14 @@ class MpjRanks:
         return [(ready["environment"].get("plan_memory_bytes"), available if same_host(host) else None)
                 for host in job.hosts]
 
-    def task(self, task: str, label: str, unable: Optional[str]) -> TaskEvents:
+    def task(self, task: str, label: str, unable: Optional[str], deadline: StartDeadline) -> TaskEvents:
         if unable is not None:
             yield NotStarted(exit=1, messages=[unable])
             return
         if self.stopped.is_set():
             yield self.stopped_event()
             return
-        job = self.start(task)
+        job = self.start(task, deadline)
         ready = None
         try:
             messages = job.messages()
@@ -600,8 +601,8 @@ class MpjRanks:
                 job.end()
                 yield NotStarted(exit=2, messages=[refusal], created=ready["created"])
                 return
-            job.pass_output()
             yield Started(ready, runfile.new_run_id())
+            job.output.release()
             for message in messages:
                 if message["type"] == "phase":
                     yield PhaseRecords([dict(record, host=job.hosts[record["rank"]]) for record in message["records"]])
@@ -617,9 +618,12 @@ class MpjRanks:
             if ready is not None:
                 yield Ended(collect.failure(str(broken)))
                 return
-            for line in job.held_output():
-                print(line, file=sys.stderr)
+            job.say_held()
             yield NotStarted(exit=1, messages=[str(broken)])
+        except RanksLate as late:
+            job.end()
+            job.say_held()
+            yield StartLate(late.ranks, late.what)
         except JobStopped:
             job.end()
             yield self.stopped_event()

@@ -48,8 +48,9 @@ from .liveness import LOST_AFTER_SECONDS, Liveness, Lost, survivor_writing
 from .mpi import ALL_UP_MARKER, EXIT_CODE_MARKER, RANK_UP_MARKER
 from .placement import Placement
 from .request import RunRequest
+from .startup import HeldOutput, StartDeadline
 from .transport import (Agreed, Ended, Finished, NotStarted, PhaseRecords, PhaseReduced, Ready, RepeatAsked, Started,
-                        TaskEvents)
+                        StartLate, TaskEvents)
 
 # Polling keeps a waiting launcher off the CPU its JVM (or another rank's) is measuring with;
 # MPI's own blocking calls spin. 0.2 ms adds that much skew between the ranks' barrier exits.
@@ -85,28 +86,19 @@ def quiet_maximum(comm, values: list[int], tend) -> list[int]:
 
 
 class OutputRelay(threading.Thread):
-    """Holds one output stream of the JVM until the rank has started, then passes it through.
-
-    Held back, the start-up complaints of all ranks can be reported once instead of N times.
-    Relayed as bytes: a JVM may print what is not UTF-8 (a -D value, a file name), and the relay
-    must never stop reading, or the JVM blocks on a full pipe.
-    """
+    """Reads one output stream of the JVM into a HeldOutput, which passes it on once the rank has
+    started. Relayed as bytes: a JVM may print what is not UTF-8 (a -D value, a file name), and the
+    relay must never stop reading, or the JVM blocks on a full pipe."""
 
     def __init__(self, stream, out):
         super().__init__(daemon=True)
         self.stream = stream
         self.out = out
-        self.held: list[bytes] = []
-        self.passing = False
-        self.lock = threading.Lock()
+        self.output: HeldOutput[bytes] = HeldOutput(self.write)
 
     def run(self):
         for line in self.stream:
-            with self.lock:
-                if self.passing:
-                    self.write(line)
-                else:
-                    self.held.append(line)
+            self.output.add(line)
 
     def write(self, data: bytes) -> None:
         try:
@@ -115,16 +107,9 @@ class OutputRelay(threading.Thread):
         except (OSError, ValueError):
             pass  # the output is gone (a killed launcher took it); the JVM's pipe is still read
 
-    def pass_through(self):
-        with self.lock:
-            self.passing = True
-            self.write(b"".join(self.held))
-            self.held.clear()
-
     def held_text(self) -> str:
         self.join(timeout=5)
-        with self.lock:
-            return b"".join(self.held).decode(errors="backslashreplace").strip()
+        return b"".join(self.output.lines()).decode(errors="backslashreplace").strip()
 
 
 class RankJvm:
@@ -187,7 +172,7 @@ class RankJvm:
 
     def pass_through(self) -> None:
         for relay in self.relays:
-            relay.pass_through()
+            relay.output.release()
 
     def held_text(self) -> str:
         return "\n".join(text for text in (relay.held_text() for relay in self.relays) if text)
@@ -270,15 +255,13 @@ class NotReady(Exception):
 NOT_READY = 124
 
 
-def start_failure(outcomes: list[tuple[int, str]], hosts: list[str], timeout: float) -> NotStarted:
-    """The error event of JVMs that did not start: the same complaint from several ranks is one
-    line; ranks not ready in time are named, with their hosts and what their JVMs printed."""
+def start_failure(outcomes: list[tuple[int, str]], hosts: Placement) -> Union[NotStarted, StartLate]:
+    """The event of JVMs that did not start: the same complaint from several ranks is one line;
+    ranks not ready in time are named, with their hosts and what their JVMs printed."""
     late = [rank for rank, (code, _) in enumerate(outcomes) if code == NOT_READY]
     if late:
         printed = next((text for code, text in outcomes if code == NOT_READY and text), "")
-        return NotStarted(exit=1, rank=late[0] if len(late) == 1 else None,
-                          messages=[f"jiobench: error: {ranks_on(late, hosts)} not ready within --start-timeout "
-                                    f"{timeout:g} s" + (f"; its JVM printed: {printed}" if printed else "")])
+        return StartLate(ranks_on(late, hosts), "not ready", printed, rank=late[0] if len(late) == 1 else None)
     failed = [(rank, code, message) for rank, (code, message) in enumerate(outcomes) if code != 0]
     texts = [message for _, _, message in failed]
     limit = start_limit_line(texts)
@@ -451,11 +434,11 @@ class MpiRanks:
 
     # Tasks -------------------------------------------------------------------------------------
 
-    def task(self, task: str, label: str, unable: Optional[str]) -> TaskEvents:
+    def task(self, task: str, label: str, unable: Optional[str], deadline: StartDeadline) -> TaskEvents:
         try:
             if self.lost is not None:
                 raise RunEnds(self.lost)
-            yield from self.run_task(task, label, unable)
+            yield from self.run_task(task, label, unable, deadline)
         except RunEnds as ends:
             if self.jvm is not None:
                 if self.lost is not None:
@@ -467,13 +450,13 @@ class MpiRanks:
         """What this rank's JVM of the task created, ready or not."""
         return self.jvm.created if self.jvm is not None else []
 
-    def run_task(self, task: str, label: str, unable: Optional[str]) -> TaskEvents:
-        jvm, ready, outcome = self.start_jvm(task, label, unable)
+    def run_task(self, task: str, label: str, unable: Optional[str], deadline: StartDeadline) -> TaskEvents:
+        jvm, ready, outcome = self.start_jvm(task, label, unable, deadline)
         memory = (ready["environment"].get("plan_memory_bytes") if ready else None, available_memory())
         starts = self.to_rank_0((outcome, memory))
         failure = None
         if starts is not None and any(code for (code, _), _ in starts):
-            failure = start_failure([start for start, _ in starts], self.hosts, self.request.start_timeout)
+            failure = start_failure([start for start, _ in starts], self.hosts)
         failure = self.comm.bcast(failure, root=0)
         if failure is not None:
             if ready is not None:
@@ -508,7 +491,7 @@ class MpiRanks:
             time.sleep(FILE_LOOK_SECONDS)
         return seen
 
-    def start_jvm(self, task: str, label: str, unable: Optional[str]) -> tuple:
+    def start_jvm(self, task: str, label: str, unable: Optional[str], deadline: StartDeadline) -> tuple:
         """(jvm, ready message, (exit code, message)): this rank's JVM for one task, up or not."""
         if unable is not None:
             return None, None, (1, unable)
@@ -521,11 +504,10 @@ class MpiRanks:
             return None, None, (2, f"cannot start {command[0]}: {problem.strerror}")
         with self.lock:
             self.jvm = jvm
-        deadline = time.monotonic() + self.request.start_timeout
 
         def tend_until_deadline():
             self.tend()
-            if time.monotonic() > deadline:
+            if deadline.passed():
                 raise NotReady
 
         try:

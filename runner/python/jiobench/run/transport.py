@@ -8,12 +8,14 @@ of an MPJ Express job (one driver speaks for all of them).
 
 A task's events come from a generator, which the driver answers through `send`: a refusal to
 `Ready`, the reduced phase to `PhaseRecords`, the approaches that go on to `RepeatAsked`; None
-to every other event. `NotStarted`, `Finished` and `Ended` are a task's last event.
+to every other event. `NotStarted`, `StartLate`, `Finished` and `Ended` are a task's last event.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Generator, Optional, Protocol, Sequence, Union
+
+from .startup import StartDeadline
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,18 @@ class NotStarted:
     where one rank alone failed, `created` what its JVM created all the same."""
     exit: int
     messages: list[str]
+    rank: Optional[int] = None
+    created: Sequence[str] = ()
+
+
+@dataclass(frozen=True)
+class StartLate:
+    """Ranks not ready within --start-timeout: `ranks` names them and their hosts, `what` says
+    what they did not do in time, `printed` what a late JVM printed; `rank` where one rank alone
+    was late. The driver says the line (`jiobench.run.startup.StartDeadline.missed`)."""
+    ranks: str
+    what: str
+    printed: str = ""
     rank: Optional[int] = None
     created: Sequence[str] = ()
 
@@ -87,7 +101,7 @@ class Agreed:
     value: Any
 
 
-TaskEvent = Union[Ready, Started, NotStarted, PhaseRecords, PhaseReduced, RepeatAsked, Finished, Ended]
+TaskEvent = Union[Ready, Started, NotStarted, StartLate, PhaseRecords, PhaseReduced, RepeatAsked, Finished, Ended]
 TaskEvents = Generator[TaskEvent, Any, None]
 
 
@@ -112,9 +126,11 @@ class Transport(Protocol):
         """Whose created files this process removes, as its complaints name them ("rank 3"); None
         where it removes every rank's."""
 
-    def task(self, task: str, label: str, unable: Optional[str]) -> TaskEvents:
+    def task(self, task: str, label: str, unable: Optional[str], deadline: StartDeadline) -> TaskEvents:
         """Runs one task's JVMs on every rank (`label` says which, in the user's words; `unable`
-        why this process cannot start its JVM), yielding what happens."""
+        why this process cannot start its JVM), yielding what happens. Their ranks not ready by
+        the deadline end the task (`StartLate`); their output is held back until the driver has
+        taken `Started`."""
 
     def agree(self, value: Any) -> Union[Agreed, Ended]:
         """The collecting process's value, the same on every rank, or the run's end."""

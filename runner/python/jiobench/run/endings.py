@@ -1,0 +1,39 @@
+"""How a run ends, whichever way its ranks start: its exit code, decided here alone, and what is said
+of a run stopped before its run file.
+
+`jiobench run`'s supervisor of mpirun, the driver (on every mpi4py rank, or for every MPJ Express
+rank) and the runner's JVMs (Main.java, through Wire.java) follow one rule: 0 done, 1 failed,
+2 a user's mistake, 128 + the signal that stopped it.
+"""
+from __future__ import annotations
+
+import signal
+from typing import Optional
+
+from .processes import PASSED_ON_STOP
+
+DONE, FAILED, MISTAKE = 0, 1, 2
+
+
+def signal_exit_code(name: str) -> int:
+    """128 + the signal; SIGUSR1 is how `jiobench run` passes on a SIGTERM."""
+    return 128 + (signal.SIGTERM if name == PASSED_ON_STOP.name else signal.Signals[name])
+
+
+def run_exit_code(code: int = DONE, *, failed: bool = False, stop_signal: Optional[str] = None) -> int:
+    """The run's exit code: 1 when it failed (a failure says more than the stop it may have
+    caused), else 128 + the signal that stopped it, else the code its JVMs ended with (a process
+    killed by a signal, as Popen gives it: 128 + that signal)."""
+    if failed:
+        return FAILED
+    if stop_signal is not None:
+        return signal_exit_code(stop_signal)
+    return signal_exit_code(signal.Signals(-code).name) if code < 0 else code
+
+
+def stopped_line(signal_name: str, phases_kept: bool) -> str:
+    """What is said of a run a signal stopped, where its ranks could not say it themselves."""
+    if phases_kept:
+        return (f"jiobench: stopped by {signal_name}; the run file of the phases completed before is in the "
+                "--results directory")
+    return f"jiobench: stopped by {signal_name} before any phase; no run file was written"
