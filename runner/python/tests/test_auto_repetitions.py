@@ -1,5 +1,5 @@
 """-i auto with real ranks: repetitions until each median's interval is tight, decided for all
-ranks at once, and the run file saying why each approach stopped (jiobench/repetitions.py)."""
+ranks at once, and the run file saying why each approach stopped (jiobench/model/repetitions.py)."""
 import subprocess
 
 import pytest

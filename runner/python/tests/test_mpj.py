@@ -158,7 +158,7 @@ def test_each_fork_is_one_mpj_job(tmp_path):
 
 
 def test_the_mpi4py_path_and_the_mpj_path_reduce_records_with_the_same_code(jiobench, tmp_path):
-    """Both paths hand every phase's records to jiobench.collect, whose one reduction makes the
+    """Both paths hand every phase's records to jiobench.run.collect, whose one reduction makes the
     phases: the same experiment gives run files of the same shape, each the reduction of its own
     records, and the MPJ path's records reduce as the mpi4py launcher reduces what it gathers.
     Both describe the file system and warn of what it changes alike."""
