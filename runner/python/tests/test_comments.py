@@ -1,7 +1,7 @@
 """Every repository path and Python module a comment or docstring names exists: a comment that
-points at a module from before a move sends its reader nowhere. Python, Java, shell and Makefiles
-are read. A path is a word with a slash that starts at one of the checkout's top folders or ends in
-a file's extension, and it exists when some file or folder of the checkout ends with it
+points at a module from before a move sends its reader nowhere. Python, Java, C, shell and
+Makefiles are read. A path is a word with a slash that starts at one of the checkout's top folders
+or ends in a file's extension, and it exists when some file or folder of the checkout ends with it
 (`run/cli.py` is runner/python/jiobench/run/cli.py). A module is a dotted name in one of the
 project's packages (`jiobench.model.stats`, `jiobench.model.stats.ratio`: a module, then what it
 defines)."""
@@ -68,7 +68,7 @@ def is_shell_script(path: Path) -> bool:
 def comments_of(path: Path) -> list[tuple[int, str]]:
     if path.suffix == ".py":
         return python_comments(path.read_text())
-    if path.suffix == ".java":
+    if path.suffix in (".java", ".c", ".h"):
         return java_comments(path.read_text())
     if path.suffix == ".sh" or path.name == "Makefile" or is_shell_script(path):
         return hash_comments(path.read_text())
