@@ -31,7 +31,9 @@ NOT_MODULES = frozenset({"dat", "sbatch"})
 
 
 def tracked(home: Path) -> list[str]:
-    return subprocess.run(["git", "ls-files"], cwd=home, capture_output=True, text=True, check=True).stdout.split()
+    """The checkout's files, those not yet added included, the ignored (built) ones not."""
+    return subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=home,
+                          capture_output=True, text=True, check=True).stdout.split()
 
 
 def python_comments(text: str) -> list[tuple[int, str]]:
@@ -119,12 +121,12 @@ def stale_paths(home: Path) -> list[str]:
         if path.is_symlink() or not path.is_file():
             continue
         for line, comment in comments_of(path):
-            for named in named_paths(comment, top_folders):
-                if not any(entry == named or entry.endswith("/" + named) for entry in known):
-                    stale.append(f"{file}:{line + comment[:comment.find(named)].count(chr(10))}: {named}")
-            for dotted in DOTTED.findall(comment):
-                if dotted.rpartition(".")[2] not in NOT_MODULES and not module_exists(home, dotted):
-                    stale.append(f"{file}:{line + comment[:comment.find(dotted)].count(chr(10))}: {dotted}")
+            missing = [named for named in named_paths(comment, top_folders)
+                       if not any(entry == named or entry.endswith("/" + named) for entry in known)]
+            missing += [dotted for dotted in DOTTED.findall(comment)
+                        if dotted.rpartition(".")[2] not in NOT_MODULES and not module_exists(home, dotted)]
+            # The line of the name itself, not of the docstring or comment block it stands in.
+            stale += [f"{file}:{line + comment[:comment.find(name)].count(chr(10))}: {name}" for name in missing]
     return stale
 
 
