@@ -10,7 +10,6 @@ name. The manifest keeps the preset's name and the figure of the paper its repor
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from jiobench import vocabulary
 from jiobench.errors import UsageError
@@ -57,7 +56,7 @@ PRESETS = {preset.name: preset for preset in (
 )}
 
 
-def option_name(word: str, java: Optional[str] = None) -> str | None:
+def option_name(word: str, java: str | None = None) -> str | None:
     """The option a runner word gives (`-b`, `--block-size=1GiB`, `-b1GiB` are `-b`), or None
     for a value."""
     if not word.startswith("-") or word == "-" or word[1:2].isdigit():
@@ -77,7 +76,7 @@ def help_lines() -> str:
     return "\n".join(f"  {name:<{width}}  {preset.summary}" for name, preset in PRESETS.items())
 
 
-def apply(name: str, vary: list[tuple[str, list[str]]], runner_args: list[str], java: Optional[str] = None) \
+def apply(name: str, vary: list[tuple[str, list[str]]], runner_args: list[str], java: str | None = None) \
         -> tuple[list[tuple[str, list[str]]], list[str], dict]:
     """The sweep's lists and runner options once the preset is filled in, and the manifest's
     record of the preset; `java` reads the runner's option names."""
