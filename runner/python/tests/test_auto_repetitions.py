@@ -6,6 +6,8 @@ import pytest
 
 from conftest import JIOBENCH
 
+pytestmark = pytest.mark.runs
+
 CALIBRATE = ("-a", "calibrate", "-b", "4MiB", "-t", "1MiB", "--calibrate-rate", "64MiB", "--warmup", "1")
 
 

@@ -9,6 +9,8 @@ import pytest
 
 from conftest import JIOBENCH, modern_java
 
+pytestmark = pytest.mark.runs
+
 JAVA22 = modern_java()
 needs_java22 = pytest.mark.skipif(JAVA22 is None, reason="no JDK 22 or newer in /usr/lib/jvm: ffm-pread cannot run here")
 

@@ -18,6 +18,8 @@ from jiobench.model import reduce, runfile
 from jiobench.run import collect, mpj
 from jiobench.run.request import RunRequest
 
+pytestmark = pytest.mark.runs
+
 ALL = ["raw-bytes", "encode-decode", "data-stream", "buffered-data-stream", "byte-array-stream", "bulk-jni",
        "c-posix", "calibrate"]
 DEVICES = ["multicore", "niodev"]
@@ -485,6 +487,7 @@ def test_without_mpj_express_the_launcher_says_how_to_install_it(tmp_path, devic
     assert "apt-get install libmpj-java" in lines[0]
 
 
+@pytest.mark.smoke
 def test_a_signal_ends_an_mpj_run_keeping_its_completed_phases(tmp_path):
     target = tmp_path / "f.dat"
     job = start_mpj(tmp_path, "multicore", "-a", "raw-bytes,data-stream", "-b", "16MiB", "-t", "1MiB", "-i", "1",
