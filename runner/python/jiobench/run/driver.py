@@ -34,7 +34,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from typing import Iterable, Optional
+from typing import Generator, Iterable, Optional, Protocol, Sequence
 
 from ..model import perrank, repetitions, runfile, stats
 from . import collect
@@ -169,10 +169,36 @@ def remove_created(paths: list[str], who: Optional[str]) -> None:
                   file=sys.stderr, flush=True)
 
 
+class Transport(Protocol):
+    """What the driver needs of a launch path: `jiobench.run.rank.Ranks` (one per mpi4py rank) and
+    `jiobench.run.mpj.MpjRanks` (one for every MPJ Express rank, as rank 0 would be)."""
+
+    rank: int  # the rank this driver runs on
+    writer: int  # the rank that prints and writes the run file: 0, or a survivor of lost ranks
+    who: Optional[str]  # how this rank names itself in what it says; None where it speaks for all
+    hosts: Sequence[str]  # each rank's host in rank order (a Placement under mpi4py), once the first JVMs are up
+
+    def task(self, task: str, label: str, unable: Optional[str]) -> Generator[dict, object, None]:
+        """One task's JVMs on every rank, as the events above; each `send` answers the last event.
+        `unable`: why this rank cannot start them, which ends the run as the transport's error."""
+
+    def stop(self, signal_name: str) -> None:
+        """Passes a stop on to the JVMs: their phase ends, and the task yields `stopped`."""
+
+    def agree(self, value) -> dict:
+        """Rank 0's `value` on every rank (`agreed`), or how the run ended meanwhile (`stopped`, `failed`)."""
+
+    def mpi(self) -> dict:
+        """The MPI library and standard, as the run file records them."""
+
+    def loads(self) -> dict:
+        """Each host's load average, where in sight."""
+
+
 class Driver:
     """One run over one transport, from the first JVM to the run file and the exit code."""
 
-    def __init__(self, request: RunRequest, transport):
+    def __init__(self, request: RunRequest, transport: Transport):
         self.request = request
         self.transport = transport
         self.collector: Optional[collect.Collector] = None
