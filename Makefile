@@ -1,4 +1,5 @@
-# jiobench: `make run` runs the main job on this workstation, `make test` runs every test.
+# jiobench: `make run` runs the main job on this workstation, `make test` runs every test, `make
+# check` the fast tier of them.
 # `make run` first finds its tools (a JDK, Maven, gcc, an MPI, Python: loaded as modules or on
 # PATH), installing what is missing only on Debian as root; `make test` installs the Debian
 # packages the tests need. Both make the project's virtualenv and the Maven build.
@@ -28,7 +29,7 @@ RESULTS ?= results
 REPORT ?= report
 JOB ?= -a all -b 256MiB -t 1MiB --warmup 2 -i auto --time-budget 60s -D 0.5 --calibrate-rate 4GiB
 
-.PHONY: all deps test-deps mpi4py build run test clean
+.PHONY: all deps test-deps mpi4py build run test check clean
 
 all: build
 
@@ -83,6 +84,18 @@ test: test-deps mpi4py $(MPI_VENVS)
 	$(MVN) install
 	$(APPCDS)
 	$(PYTHON) -m pytest -q
+
+# The fast tier, a few minutes once `make build` has run: the Java tests, every Python test that
+# needs no Slurm, cluster, volume, fresh install or real run (conftest.py marks each by what it
+# needs), a few real runs marked smoke, and the analysis tests over the runs that
+# docs/runs/analysis-tests keeps instead of runs taken afresh; spread over the cores (pytest-xdist),
+# which only this tier can be: the full suite's Slurm, cluster and volumes are one per session.
+CHECK_TIER := smoke or not (runs or slurm or cluster or gluster or ceph or install)
+
+check: mpi4py
+	$(MVN) -q install
+	$(APPCDS)
+	$(PYTHON) -m pytest -q -n auto --kept-runs -m "$(CHECK_TIER)"
 
 clean:
 	$(MVN) -q clean

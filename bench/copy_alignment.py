@@ -42,7 +42,7 @@ def measure(program: str, scratch: str, out: str) -> None:
 
 def ratio_text(value: float) -> str:
     """A ratio of two medians without their passes: no interval, so no verdict but unclear. (Not
-    jiobench.table's: bench/copy-alignment.sh runs this script on a Python without jiobench.)"""
+    jiobench.model.text.ratio_text: bench/copy-alignment.sh runs this script on a Python without jiobench.)"""
     return f"{value:.2f}x (medians only) unclear"
 
 

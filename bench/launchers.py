@@ -1,6 +1,6 @@
 """Prints, from run files of one experiment through several launch paths (or on several JVMs, or
 file systems), each approach's median MiB/s per launch path, over the measured phases of all that
-path's runs (pooled by `jiobench.reduce.summarize`, as the report pools runs), and its ratio to
+path's runs (pooled by `jiobench.model.reduce.summarize`, as the report pools runs), and its ratio to
 the first path's with the ratio's 95% interval and verdict over the same pooled phases
 (bench/ratios.py); one table per rank count and view. Calibrate gets no ratio: its medians are the
 rate it was told, which is the check.

@@ -3,7 +3,7 @@ reference approaches measured in the same run: the figures a benchmark quotes.
 
     python bench/ratios.py --reference c-posix [--reference c-swap] [--target nio-bulk=0.95*c-swap] RUN.json...
 
-A ratio is the ratio of the two medians with its 95% interval and verdict (jiobench.stats.ratio over
+A ratio is the ratio of the two medians with its 95% interval and verdict (jiobench.model.stats.ratio over
 the measured phases: `0.96x [0.91, 1.02] same`); with fewer than 6 measured repetitions on a side
 there is no interval and the verdict is unclear (`0.96x (n<6) unclear`). Calibrate, whose rate is
 the one it is told, gets no ratio.

@@ -3,28 +3,14 @@ from __future__ import annotations
 
 import pytest
 
-from .real_runs import FASTER, RATE, Report, RealRuns, jiobench_run, run_report
+from .real_runs import Report, RealRuns, kept_real_runs, run_report, take_real_runs
 
 
 @pytest.fixture(scope="session")
-def real_runs(tmp_path_factory) -> RealRuns:
+def real_runs(tmp_path_factory, request) -> RealRuns:
+    """Taken afresh, or as docs/runs/analysis-tests keeps them under --kept-runs (the fast tier)."""
     work = tmp_path_factory.mktemp("real-runs")
-    runs = RealRuns(sweep=work / "sweep", faster=work / "faster", mixed=work / "mixed", versus_c=work / "versus-c")
-    # 6 repetitions: the fewest with a 95% interval, so that comparisons of these runs have a verdict.
-    for ranks, transfer, rate, block, results in (
-            (1, "1MiB", RATE, "8MiB", runs.sweep), (2, "1MiB", RATE, "8MiB", runs.sweep),
-            (2, "256KiB", RATE, "8MiB", runs.sweep), (2, "1MiB", FASTER, "32MiB", runs.faster)):
-        runs.files[f"{ranks}/{transfer}/{rate}"] = jiobench_run(
-            results, ranks, "-a", "calibrate", "--calibrate-rate", f"{rate}MiB", "-b", block, "-t", transfer,
-            "-i", "6")
-    # data-stream makes a system call per element: far slower than the 0.2 s deadline allows. Two
-    # repetitions only: too few for an interval, so its ratio is unclear.
-    jiobench_run(runs.mixed, 2, "-a", "calibrate,raw-bytes,data-stream", "--verify", "-D", "0.2",
-                 "-b", "1MiB", "-t", "16KiB", "-i", "2")
-    # Beside C, data-stream is three to four orders of magnitude slower: a verdict no noise can turn.
-    jiobench_run(runs.versus_c, 2, "-a", "calibrate,c-posix,data-stream", "-D", "0.2", "--calibrate-rate", "256MiB",
-                 "-b", "16MiB", "-t", "64KiB", "-i", "6")
-    return runs
+    return kept_real_runs(work) if request.config.getoption("kept_runs") else take_real_runs(work)
 
 
 @pytest.fixture(scope="session")

@@ -48,7 +48,9 @@ def test_a_real_change_is_faster_with_its_ratio_and_interval(real_runs, tmp_path
     lines = done.stdout.splitlines()
     calibrate = [line for line in lines if line.startswith("calibrate")]
     assert len(calibrate) == 2 and all(" faster" in line and "x [" in line for line in calibrate)
-    assert all(len(line) <= 80 for line in lines)
+    # The text wraps at 80 columns; a path, named whole on a line of its own, is as long as it is.
+    paths = (str(a), str(b), str(tmp_path))
+    assert all(len(line) <= 80 for line in lines if not any(path in line for path in paths))
 
 
 # Two runs of one command differ by chance: a 95% interval misses the true ratio in about 1
@@ -66,6 +68,7 @@ ATTEMPTS = 5
 SAME_COMMAND = ("-a", "c-posix", "-b", "64MiB", "-t", "1MiB", "-i", "16", "--warmup", "1")
 
 
+@pytest.mark.runs
 def test_two_runs_of_the_same_command_are_the_same(tmp_path):
     same: set[str] = set()
     for attempt in range(ATTEMPTS):

@@ -242,7 +242,8 @@ def new_sweep(options, argv: list[str]) -> int:
             raise UsageError(f"--vary {name} is given twice")
     preset = None
     if options.preset:
-        dimensions, options.runner_args, preset = presets.apply(options.preset, dimensions, options.runner_args)
+        dimensions, options.runner_args, preset = presets.apply(options.preset, dimensions, options.runner_args,
+                                                                   options.java)
     for launcher_option in ("java", "jvm-args", "launcher"):
         if launcher_option in names and getattr(options, launcher_option.replace("-", "_")):
             raise UsageError(f"--{launcher_option} and --vary {launcher_option}: give it in one place")

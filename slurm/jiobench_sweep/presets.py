@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from jiobench import vocabulary
 from jiobench.errors import UsageError
 
 # Every phase ends 0.2 s after its barrier (-D): unbuffered 1-byte operations move a few MiB by
@@ -54,24 +55,14 @@ PRESETS = {preset.name: preset for preset in (
            "transfer_size", None, "Xu and Guo, Figure 4.15: elapsed time of three implementations (JNI, Java, C)"),
 )}
 
-# The runner's long names of the short options the presets give (its --help lists them), so that
-# `-- --block-size 64MiB` replaces a preset's `-b`.
-LONG_NAMES = {"-a": "--approach", "-b": "--block-size", "-t": "--transfer-size", "-D": "--deadline",
-              "-i": "--repetitions"}
 
-
-def canonical(name: str) -> str:
-    """An option's one name: `--block-size` and `-b` are both `-b`."""
-    return next((short for short, long in LONG_NAMES.items() if name == long), name)
-
-
-def option_name(word: str) -> str | None:
+def option_name(word: str, java: str | None = None) -> str | None:
     """The option a runner word gives (`-b`, `--block-size=1GiB`, `-b1GiB` are `-b`), or None
     for a value."""
     if not word.startswith("-") or word == "-" or word[1:2].isdigit():
         return None
     if word.startswith("--"):
-        return canonical(word.split("=", 1)[0])
+        return vocabulary.option_name(word.split("=", 1)[0], java)
     return word[:2]
 
 
@@ -85,19 +76,20 @@ def help_lines() -> str:
     return "\n".join(f"  {name:<{width}}  {preset.summary}" for name, preset in PRESETS.items())
 
 
-def apply(name: str, vary: list[tuple[str, list[str]]], runner_args: list[str]) \
+def apply(name: str, vary: list[tuple[str, list[str]]], runner_args: list[str], java: str | None = None) \
         -> tuple[list[tuple[str, list[str]]], list[str], dict]:
     """The sweep's lists and runner options once the preset is filled in, and the manifest's
-    record of the preset."""
+    record of the preset; `java` reads the runner's option names."""
     preset = PRESETS.get(name)
     if preset is None:
         raise UsageError(f"--preset {name}: no such preset ({', '.join(PRESETS)})")
-    given = {canonical(option) for option, _ in vary}
-    user_options = {option_name(word) for word in runner_args} - {None}
+    # By the runner's own names, so that `-- --block-size 64MiB` replaces a preset's `-b`.
+    given = {vocabulary.option_name(option, java) for option, _ in vary}
+    user_options = {option_name(word, java) for word in runner_args} - {None}
     for option, _ in preset.vary:
         if option in user_options and option not in given:
             raise UsageError(f"{option}: the preset {name} varies it; --vary {option}=V1,V2,... gives its values")
-    replaced = {canonical(option): (option, values) for option, values in vary}
+    replaced = {vocabulary.option_name(option, java): (option, values) for option, values in vary}
     lists = [replaced.pop(option, (option, list(values))) for option, values in preset.vary]
     lists += list(replaced.values())
     kept = [word for option, value in pairs(preset.runner_args)

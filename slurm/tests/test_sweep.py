@@ -160,6 +160,7 @@ def test_one_allocation_runs_every_point_as_a_step(slurm, tmp_path):
     assert reported_points(directory) == {point["id"] for point in submitted["points"]}
 
 
+@pytest.mark.runs
 def test_here_runs_the_points_on_this_machine_with_the_same_layout(tmp_path):
     directory = tmp_path / "sweep"
     done = sweep("--dir", str(directory), "--procs", "1,2", "--here", "--", *SMALL_RUNS,
@@ -292,6 +293,7 @@ def test_slurm_refuses_before_anything_is_submitted(slurm, tmp_path, arguments, 
     assert queued == ""
 
 
+@pytest.mark.runs
 def test_a_sweep_compares_launch_paths_with_mpj_express(tmp_path):
     """--vary launcher=mpirun,mpj-multicore: the same runs through mpi4py and MPJ Express ranks,
     two points each, told apart in the report."""
@@ -337,6 +339,7 @@ def test_mpj_points_are_rendered_for_mpj_express_and_kept_to_one_node(tmp_path):
 
 
 @pytest.mark.skipif(modern_java() is None, reason="one JDK only in /usr/lib/jvm: nothing to compare")
+@pytest.mark.runs
 def test_a_sweep_compares_jdks_point_by_point(tmp_path):
     """--vary java=A,B, docs/cluster.md's JDK comparison: each point's ranks run the JVM it names."""
     default_java = shutil.which("java")

@@ -78,6 +78,7 @@ def test_help_lists_the_presets_one_line_each(tmp_path):
     assert all(len(line) <= 80 and "Fig" in line for line in lines), lines
 
 
+@pytest.mark.runs
 def test_a_preset_runs_here_and_its_report_leads_with_the_papers_figure(tmp_path):
     directory = tmp_path / "s"
     done = sweep("--dir", str(directory), "--preset", "xu-guo-opsize", "--vary", "-t=1,4KiB", "--here", "--",

@@ -28,6 +28,7 @@ def one_line_error(done: subprocess.CompletedProcess, message: str) -> None:
     assert (done.returncode, done.stderr) == (2, f"jiobench: error: {message}\n"), done
 
 
+@pytest.mark.runs
 def test_resume_keeps_a_file_of_another_sweep_that_took_the_same_name(tmp_path):
     """Point ids repeat from sweep to sweep: two sweeps given one -o name their points' files alike."""
     shared = tmp_path / "x" / "shared.dat"
@@ -139,6 +140,7 @@ def test_of_two_sweeps_started_at_once_on_one_dir_the_second_is_refused(tmp_path
     assert [point["state"] for point in manifest(tmp_path / "sweep")["points"]] == ["RENDERED"]
 
 
+@pytest.mark.runs
 def test_of_two_resumes_at_once_the_second_is_refused_naming_the_first(rendered, tmp_path):
     directory = tmp_path / "sweep"
     shutil.copytree(rendered, directory)
@@ -160,6 +162,7 @@ def test_of_two_resumes_at_once_the_second_is_refused_naming_the_first(rendered,
     assert (point["state"], point["attempts"]) == ("COMPLETED", []), point
 
 
+@pytest.mark.runs
 def test_resume_here_runs_a_sweep_made_for_jobs_through_mpirun(rendered, tmp_path):
     directory = tmp_path / "sweep"
     shutil.copytree(rendered, directory)

@@ -4,5 +4,5 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-HOME = Path(os.environ.get("JIOBENCH_HOME", Path(__file__).resolve().parents[2]))
+HOME = Path(os.environ.get("JIOBENCH_HOME", Path(__file__).resolve().parents[3]))
 JAR = Path(os.environ.get("JIOBENCH_JAR", HOME / "runner" / "target" / "jiobench-runner.jar"))

@@ -1,10 +1,12 @@
 """-i auto with real ranks: repetitions until each median's interval is tight, decided for all
-ranks at once, and the run file saying why each approach stopped (jiobench/repetitions.py)."""
+ranks at once, and the run file saying why each approach stopped (jiobench/model/repetitions.py)."""
 import subprocess
 
 import pytest
 
 from conftest import JIOBENCH
+
+pytestmark = pytest.mark.runs
 
 CALIBRATE = ("-a", "calibrate", "-b", "4MiB", "-t", "1MiB", "--calibrate-rate", "64MiB", "--warmup", "1")
 

@@ -1,5 +1,7 @@
 """Every mistake a user can make on `jiobench run` is one line, exit code 2, no trace, no rank
-left waiting, and nothing created or changed: real runs under mpirun, one per mistake."""
+left waiting, and nothing created or changed: real runs under mpirun, one per mistake, but for
+the mistakes the runner's option checks alone refuse, which one JVM checks together as each
+run's would (DryRuns), a few of them end to end as well."""
 from __future__ import annotations
 
 import json
@@ -14,6 +16,7 @@ from typing import Callable, Optional
 import pytest
 
 from conftest import EVERY_LAUNCH_PATH, JIOBENCH, plans_of_most_of_the_memory, run_bounded
+from jiobench.paths import JAR
 from jiobench.run.mpi import RANK_OVERHEAD_BYTES
 
 TRACES = ("Traceback", "Exception in thread", "\tat org.", "\tat java.", "OutOfMemoryError")
@@ -58,6 +61,50 @@ RUN = ["-a", "raw-bytes", "-b", "64KiB", "-t", "16KiB"]
 # the launcher checks, changes between here and the test's run.
 BEYOND = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // RANK_OVERHEAD_BYTES + 1
 
+# What the runner's option checks alone refuse: its command line, -o's name, -Q against the rank
+# count. Nothing of the node, its files or the launcher's sizing of the JVM plays a part.
+OPTION_MISTAKES = [
+    Mistake("unknown-approach", ["--", "-a", "nope"], "unknown approach 'nope'"),
+    Mistake("empty-approach-at-the-end", ["--", "-a", "raw-bytes,,"], "names an empty approach"),
+    Mistake("empty-approach-first", ["--", "-a", ",raw-bytes"], "names an empty approach"),
+    Mistake("approach-empty", ["--", "-a", ""], "names an empty approach"),
+    Mistake("block-not-multiple", ["--", "-b", "3MiB", "-t", "2MiB"], "is not a multiple of transfer size"),
+    Mistake("transfer-not-whole-elements", ["--", "-b", "12", "-t", "6", "--type", "long"], "not a multiple of the long size"),
+    Mistake("block-zero", ["--", "-b", "0"], "must be larger than zero"),
+    Mistake("transfer-negative", ["--", "-t", "-4MiB"], "is not a size"),
+    Mistake("size-unit-unknown", ["--", "-t", "4XB"], "is not a size"),
+    Mistake("size-too-large", ["--", "-b", "99999999999999999999"], "is too large"),
+    Mistake("too-many-transfers", ["--", "-s", "2147483647", "-b", "4KiB", "-t", "1KiB"], "too many transfers per rank"),
+    Mistake("segments-zero", ["--", "-s", "0"], "segments must be at least 1"),
+    Mistake("repetitions-zero", ["--", "-i", "0"], "repetitions must be at least 1"),
+    Mistake("repetitions-not-a-number", ["--", "-i", "x"], "-i x: give a count or auto"),
+    Mistake("warmup-negative", ["--", "--warmup", "-1"], "--warmup must be 0 or more"),
+    Mistake("forks-negative", ["--", "--forks", "-1"], "--forks must be 0 or more"),
+    Mistake("deadline-negative", ["--", "-D", "-1"], "the deadline must be 0 (none) or at least"),
+    Mistake("deadline-too-short-to-time", ["--", "-D", "1e-9"], "the deadline must be 0 (none) or at least"),
+    Mistake("deadline-not-a-number", ["--", "-D", "nan"], "'nan' is not a double"),
+    Mistake("deadline-infinite", ["--", "-D", "Infinity"], "the deadline must be 0 (none) or at least"),
+    Mistake("wear-out-without-deadline", ["--", "--wear-out"], "--wear-out needs a deadline"),
+    Mistake("type-unknown", ["--", "--type", "short"], "unknown type 'short'"),
+    Mistake("order-unknown", ["--", "--order", "backwards"], "unknown order 'backwards'"),
+    Mistake("buffer-zero", ["--", "--buffer-size", "0"], "must be larger than zero"),
+    Mistake("buffer-beyond-an-array", ["--", "--buffer-size", "3GiB"], "is too large"),
+    Mistake("calibrate-rate-zero", ["--", "--calibrate-rate", "0"], "must be larger than zero"),
+    Mistake("seed-not-a-number", ["--", "--seed", "x"], "Invalid value for option '--seed'"),
+    Mistake("unknown-runner-option", ["--", "--no-such-option"], "Unknown option: '--no-such-option'"),
+    Mistake("reorder-offset-without-reorder", ["--", *RUN, "-Q", "1"], "-Q sets how far -C looks: give -C too"),
+    Mistake("reorder-offset-beyond-the-ranks", ["--", *RUN, "-C", "-Q", "2"], "-Q 2 must be from 1 to the rank count"),
+    Mistake("object-size-not-of-whole-stripes", ["--", *RUN, "--stripe-size", "1MiB", "--object-size", "1536KiB"],
+            "--object-size 1536KiB is not a multiple of --stripe-size 1MiB"),
+    Mistake("object-size-off-the-unit", ["--", *RUN, "--object-size", "100KiB"], "is not a multiple of 64KiB"),
+    Mistake("stripe-size-off-lustre-units", ["--", *RUN, "--stripe-size", "100KiB"], "is not a multiple of 64KiB"),
+    Mistake("stripe-count-below-minus-one", ["--", *RUN, "--stripe-count", "-2"], "--stripe-count must be -1"),
+    Mistake("file-empty-name", ["--", *RUN, "-o", ""], "-o: the file name is empty"),
+    Mistake("file-root", ["--", *RUN, "-o", "/"], "-o / ends with '/': name a file, not a directory"),
+]
+# Run end to end too, so that the runner's line is seen to reach the user through the launcher.
+END_TO_END_TOO = {"unknown-approach", "block-not-multiple", "unknown-runner-option"}
+
 MISTAKES = [
     # The launcher's own options.
     Mistake("ranks-zero", ["-n", "0", "--", *RUN], "-n must be at least 1"),
@@ -75,6 +122,10 @@ MISTAKES = [
     Mistake("run-id-taken-by-a-per-rank-file", ["--run-id", "mine", "--", *RUN, "--results", "{dir}/results"],
             "--run-id mine: {dir}/results already holds a run of that name",
             setup=make_run_file("mine", ".ranks.parquet")),
+    Mistake("start-timeout-zero", ["--start-timeout", "0", "--", *RUN],
+            "--start-timeout must be a number of seconds above 0 and at most 86400, not 0.0"),
+    Mistake("start-timeout-infinite", ["--start-timeout", "inf", "--", *RUN],
+            "--start-timeout must be a number of seconds above 0 and at most 86400, not inf"),
     Mistake("run-id-too-long-to-name-a-file", ["--run-id", "r" * 250, "--", *RUN],
             "--run-id of 250 characters: the run's files could not be named (at most 228)"),
     Mistake("java-missing", ["--java", "/nonexistent/java", "--", *RUN], "cannot start /nonexistent/java"),
@@ -97,56 +148,15 @@ MISTAKES = [
             "space at its start (a heap of 1024 MiB, its class space and code cache): lift the limit",
             limits={resource.RLIMIT_AS: (2 << 30, 2 << 30)}),
     # The per-rank options.
-    Mistake("unknown-approach", ["--", "-a", "nope"], "unknown approach 'nope'"),
-    Mistake("empty-approach-at-the-end", ["--", "-a", "raw-bytes,,"], "names an empty approach"),
-    Mistake("empty-approach-first", ["--", "-a", ",raw-bytes"], "names an empty approach"),
-    Mistake("approach-empty", ["--", "-a", ""], "names an empty approach"),
-    Mistake("block-not-multiple", ["--", "-b", "3MiB", "-t", "2MiB"], "is not a multiple of transfer size"),
-    Mistake("transfer-not-whole-elements", ["--", "-b", "12", "-t", "6", "--type", "long"], "not a multiple of the long size"),
-    Mistake("block-zero", ["--", "-b", "0"], "must be larger than zero"),
-    Mistake("transfer-negative", ["--", "-t", "-4MiB"], "is not a size"),
-    Mistake("size-unit-unknown", ["--", "-t", "4XB"], "is not a size"),
-    Mistake("size-too-large", ["--", "-b", "99999999999999999999"], "is too large"),
     Mistake("transfer-beyond-the-heap", ["--", "-a", "paper", "-t", "2047MiB", "-b", "2047MiB"],
             "more than this JVM may use"),
     Mistake("transfer-beyond-a-small-heap", ["--jvm-args=-Xmx512m", "--", "-t", "1GiB", "-b", "1GiB"],
             "pass --jvm-args=-Xmx"),
     Mistake("offsets-beyond-the-heap", ["--", "-b", "1TiB", "-t", "1KiB"], "offsets of 1073741824 transfers"),
     Mistake("segments-beyond-the-heap", ["--", "-s", "2147483647", "-b", "1MiB", "-t", "1MiB"], "more than this JVM may use"),
-    Mistake("too-many-transfers", ["--", "-s", "2147483647", "-b", "4KiB", "-t", "1KiB"], "too many transfers per rank"),
-    Mistake("segments-zero", ["--", "-s", "0"], "segments must be at least 1"),
-    Mistake("repetitions-zero", ["--", "-i", "0"], "repetitions must be at least 1"),
-    Mistake("repetitions-not-a-number", ["--", "-i", "x"], "-i x: give a count or auto"),
-    Mistake("warmup-negative", ["--", "--warmup", "-1"], "--warmup must be 0 or more"),
-    Mistake("forks-negative", ["--", "--forks", "-1"], "--forks must be 0 or more"),
-    Mistake("deadline-negative", ["--", "-D", "-1"], "the deadline must be 0 (none) or at least"),
-    Mistake("deadline-too-short-to-time", ["--", "-D", "1e-9"], "the deadline must be 0 (none) or at least"),
-    Mistake("deadline-not-a-number", ["--", "-D", "nan"], "'nan' is not a double"),
-    Mistake("deadline-infinite", ["--", "-D", "Infinity"], "the deadline must be 0 (none) or at least"),
-    Mistake("wear-out-without-deadline", ["--", "--wear-out"], "--wear-out needs a deadline"),
-    Mistake("type-unknown", ["--", "--type", "short"], "unknown type 'short'"),
-    Mistake("order-unknown", ["--", "--order", "backwards"], "unknown order 'backwards'"),
-    Mistake("buffer-zero", ["--", "--buffer-size", "0"], "must be larger than zero"),
-    Mistake("buffer-beyond-an-array", ["--", "--buffer-size", "3GiB"], "is too large"),
-    Mistake("calibrate-rate-zero", ["--", "--calibrate-rate", "0"], "must be larger than zero"),
-    Mistake("seed-not-a-number", ["--", "--seed", "x"], "Invalid value for option '--seed'"),
-    Mistake("unknown-runner-option", ["--", "--no-such-option"], "Unknown option: '--no-such-option'"),
-    Mistake("start-timeout-zero", ["--start-timeout", "0", "--", *RUN],
-            "--start-timeout must be a number of seconds above 0 and at most 86400, not 0.0"),
-    Mistake("start-timeout-infinite", ["--start-timeout", "inf", "--", *RUN],
-            "--start-timeout must be a number of seconds above 0 and at most 86400, not inf"),
-    Mistake("reorder-offset-without-reorder", ["--", *RUN, "-Q", "1"], "-Q sets how far -C looks: give -C too"),
-    Mistake("reorder-offset-beyond-the-ranks", ["--", *RUN, "-C", "-Q", "2"], "-Q 2 must be from 1 to the rank count"),
     Mistake("stripes-off-lustre", ["--", *RUN, "--stripe-count", "4"],
             "set a Lustre or CephFS layout, but {dir} is on ext4"),
-    Mistake("object-size-not-of-whole-stripes", ["--", *RUN, "--stripe-size", "1MiB", "--object-size", "1536KiB"],
-            "--object-size 1536KiB is not a multiple of --stripe-size 1MiB"),
-    Mistake("object-size-off-the-unit", ["--", *RUN, "--object-size", "100KiB"], "is not a multiple of 64KiB"),
-    Mistake("stripe-size-off-lustre-units", ["--", *RUN, "--stripe-size", "100KiB"], "is not a multiple of 64KiB"),
-    Mistake("stripe-count-below-minus-one", ["--", *RUN, "--stripe-count", "-2"], "--stripe-count must be -1"),
     # What the runner would touch.
-    Mistake("file-empty-name", ["--", *RUN, "-o", ""], "-o: the file name is empty"),
-    Mistake("file-root", ["--", *RUN, "-o", "/"], "-o / ends with '/': name a file, not a directory"),
     Mistake("file-trailing-slash", ["--", *RUN, "-F", "-o", "{dir}/adir/"], "ends with '/': name a file",
             setup=make_dir("adir")),
     Mistake("file-is-a-directory", ["--", *RUN, "-o", "{dir}/adir"], "{dir}/adir is a directory", setup=make_dir("adir")),
@@ -166,6 +176,7 @@ MISTAKES = [
     Mistake("results-is-a-file", ["--", *RUN, "--results", "{dir}/results.txt"], "--results {dir}/results.txt is not a directory",
             setup=make_file("results.txt")),
     Mistake("results-cannot-be-written", ["--", *RUN, "--results", "/proc/self/results"], "--results /proc/self/results: cannot write there"),
+    *(mistake for mistake in OPTION_MISTAKES if mistake.id in END_TO_END_TOO),
 ]
 
 
@@ -188,6 +199,7 @@ def run_jiobench(args: list[str], ranks: int, cwd: Path, environment: Optional[d
                        env=dict(os.environ, **(environment or {})), preexec_fn=set_limits)
 
 
+@pytest.mark.runs
 @pytest.mark.parametrize("mistake", MISTAKES, ids=[m.id for m in MISTAKES])
 def test_a_mistake_is_one_line_and_exit_two_and_changes_nothing(tmp_path, mistake):
     scratch = tmp_path / "scratch"
@@ -206,6 +218,32 @@ def test_a_mistake_is_one_line_and_exit_two_and_changes_nothing(tmp_path, mistak
     assert lines[0].startswith("jiobench: error: ") and mistake.words.replace("{dir}", str(scratch)) in lines[0], lines[0]
     assert not any(trace in stderr for trace in TRACES), stderr
     assert snapshot(scratch) == before, "a refused run creates and changes nothing"
+
+
+@pytest.fixture(scope="module")
+def dry_runs(tmp_path_factory) -> dict:
+    """The runner's answer to each option mistake, all from one JVM (DryRuns, of the runner's
+    tests) in an empty directory, each checked as the run of its rank count would check it; and
+    what that JVM said besides."""
+    scratch = tmp_path_factory.mktemp("dry-runs")
+    lines = [json.dumps([*m.args[m.args.index("--") + 1:], f"--dry-run-ranks={m.ranks}",
+                         *([] if "-o" in m.args else ["-o", str(scratch / "f.dat")])]) for m in OPTION_MISTAKES]
+    done = subprocess.run(["java", "-cp", f"{JAR}:{JAR.parent / 'test-classes'}", "org.jiobench.runner.DryRuns"],
+                          input="\n".join(lines) + "\n", capture_output=True, text=True, cwd=scratch, timeout=120)
+    assert done.returncode == 0 and not any(trace in done.stderr for trace in TRACES), done.stderr
+    assert list(scratch.iterdir()) == [], "a dry run creates nothing"
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(answers) == len(OPTION_MISTAKES), done.stdout
+    return {mistake.id: answer for mistake, answer in zip(OPTION_MISTAKES, answers)}
+
+
+@pytest.mark.parametrize("mistake", OPTION_MISTAKES, ids=[m.id for m in OPTION_MISTAKES])
+def test_an_option_mistake_is_one_line_and_exit_two_as_the_runner_checks_it(dry_runs, mistake):
+    answer = dry_runs[mistake.id]
+    assert answer["code"] == 2 and answer["stdout"] == "", answer
+    lines = answer["stderr"].strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("jiobench: error: ") and mistake.words in lines[0], answer
+    assert not any(trace in answer["stderr"] for trace in TRACES), answer
 
 
 def test_the_form_help_shows_for_jvm_args_is_accepted(jiobench, tmp_path):
@@ -227,6 +265,7 @@ def small_filesystem(tmp_path):
     subprocess.run(["umount", "-l", str(mount)], check=True)
 
 
+@pytest.mark.runs
 def test_a_plan_larger_than_the_free_space_is_refused_before_anything_is_written(small_filesystem):
     done = subprocess.run([str(JIOBENCH), "run", "-n", "2", "--", "-a", "raw-bytes", "-b", "1GiB", "-t", "4MiB",
                            "-o", str(small_filesystem / "f.dat"), "--results", str(small_filesystem / "results")],
@@ -236,6 +275,7 @@ def test_a_plan_larger_than_the_free_space_is_refused_before_anything_is_written
     assert not (small_filesystem / "f.dat").exists(), "no sparse file left to block the rerun"
 
 
+@pytest.mark.runs
 @pytest.mark.parametrize("launcher", EVERY_LAUNCH_PATH)
 def test_a_plan_larger_than_the_node_s_memory_is_refused_before_it_is_built(tmp_path, launcher):
     """Tiny transfers make a plan of many offsets: each rank's here is 55% of the memory the node
@@ -252,6 +292,7 @@ def test_a_plan_larger_than_the_node_s_memory_is_refused_before_it_is_built(tmp_
     assert list(tmp_path.iterdir()) == [], "nothing created"
 
 
+@pytest.mark.runs
 @pytest.mark.parametrize("launcher", EVERY_LAUNCH_PATH)
 def test_a_run_id_already_taken_is_refused_before_the_first_phase(tmp_path, launcher):
     results = tmp_path / "results"

@@ -17,6 +17,8 @@ import pytest
 from conftest import HOME, JIOBENCH, Run, mounted_type, processes_naming, run_bounded
 from jiobench.run.processes import alive
 
+pytestmark = pytest.mark.ceph
+
 VOLUME = HOME / "scripts" / "ceph-volume.sh"
 OSDS = 3
 

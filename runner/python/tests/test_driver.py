@@ -1,12 +1,28 @@
-"""The pieces of the driver that both launch paths share, as plain functions over plain data."""
+"""The driver that both launch paths share: its pieces, as plain functions over plain data, and the
+whole driver over a transport that yields scripted events, ended each way a run can end."""
 from __future__ import annotations
+
+import dataclasses
+import json
+import signal
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Optional, Union
 
 import pytest
 
-from jiobench.run.driver import memory_refusal, said_once, shared_file_refusal
+from conftest import HOME
+from jiobench.model import perrank, reduce
+from jiobench.run import collect, driver, endings
+from jiobench.run.driver import FIRST, Driver, memory_refusal, said_once, shared_file_refusal
 from jiobench.run.launching import shared_reads
 from jiobench.run.mpi import RANK_OVERHEAD_BYTES
+from jiobench.run.processes import PASSED_ON_STOP, STOP_NOTE_VARIABLE, STOP_SIGNALS
 from jiobench.run.request import RunRequest
+from jiobench.run.startup import StartDeadline
+from jiobench.run.transport import (Agreed, Ended, Finished, NotStarted, PhaseRecords, PhaseReduced, Ready, Started,
+                                    StartLate, TaskEvent, TaskEvents)
 
 GIB = 2 ** 30
 
@@ -75,3 +91,233 @@ def test_the_ranks_of_several_nodes_must_see_one_file(identities, hosts, refused
 
 def test_a_file_per_process_may_be_local_to_each_node():
     assert shared_file_refusal([7, 9], ["a", "b"], dict(SHARED, file_per_process=True)) is None
+
+
+# The driver over a scripted transport: the events of a real run (the kept 2-rank calibrate run the
+# analysis tests read), in the order a transport yields them, ended each way a run can end.
+KEPT_RUN = next((HOME / "docs" / "runs" / "analysis-tests" / "faster").glob("*.json"))
+# A step of a script: an event, or a function of the transport (the driver's answers so far, the
+# task's start deadline) that gives one, or None where it is something that happens between two.
+Step = Union[TaskEvent, Callable[["ScriptedTransport"], Optional[TaskEvent]]]
+
+
+class ScriptedTransport:
+    """A transport that yields the events a test gives it, task by task, and notes the driver's
+    answers and the stops it was asked to pass on. As rank 0 (or MPJ Express's one driver) it
+    checks for every rank and writes; as another mpi4py rank, neither until the test says so."""
+
+    def __init__(self, scripts: dict[str, list[Step]], hosts: list[str], rank: int = 0):
+        self.scripts = scripts
+        self.hosts = hosts
+        self.checks_every_rank = rank == 0
+        self.writes_as: Optional[int] = 0 if rank == 0 else None
+        self.whose_files = f"rank {rank}"
+        self.answers: list = []
+        self.stops: list[str] = []
+        self.deadline: Optional[StartDeadline] = None
+
+    def mpi(self) -> dict:
+        return {"library": "scripted", "standard": "none"}
+
+    def loads(self) -> dict:
+        return {host: None for host in self.hosts}
+
+    def stop(self, signal_name: str) -> None:
+        self.stops.append(signal_name)
+
+    def agree(self, value) -> Agreed:
+        return Agreed(value)
+
+    def task(self, task: str, label: str, unable: Optional[str], deadline: StartDeadline) -> TaskEvents:
+        assert unable is None, unable
+        self.deadline = deadline
+        for step in self.scripts[task]:
+            event = step(self) if callable(step) else step
+            if event is not None:
+                self.answers.append((yield event))
+
+
+@dataclass
+class ScriptedRun:
+    request: RunRequest
+    ready: dict
+    phases: list[list[dict]]  # each phase's records, every rank's
+    test_file: Path
+    results: Path
+
+    def drive(self, *steps: Step, rank: int = 0, later: Optional[dict] = None) -> tuple[int, ScriptedTransport]:
+        """The driver's exit code over a transport of the first task's steps (and `later` tasks')."""
+        transport = ScriptedTransport({FIRST: list(steps), **(later or {})}, ["vm"] * self.request.ranks, rank)
+        return Driver(self.request, transport).run(), transport
+
+    def run_file(self) -> dict:
+        (path,) = self.results.glob("*.json")
+        return json.loads(path.read_text())
+
+    def started(self) -> list[TaskEvent]:
+        """A start every rank agreed to: its JVMs up, the checks passed."""
+        return [Ready(self.ready, memory=[(None, None)] * self.request.ranks), Started(self.ready, "scripted")]
+
+    def measured(self, count: int) -> list[PhaseRecords]:
+        return [PhaseRecords(records) for records in self.phases[:count]]
+
+
+@pytest.fixture
+def scripted(tmp_path, monkeypatch) -> ScriptedRun:
+    """The kept run as its JVMs told it, on a test file of this test's that the run created. The
+    driver takes the stop signals over: the test process gets its own handlers back."""
+    monkeypatch.delenv(STOP_NOTE_VARIABLE, raising=False)
+    handlers = {number: signal.getsignal(number) for number in (*STOP_SIGNALS, PASSED_ON_STOP)}
+    kept = json.loads(KEPT_RUN.read_text())
+    test_file, results = tmp_path / "f.dat", tmp_path / "results"
+    test_file.write_bytes(b"written by the run")
+    parameters = dict(kept["parameters"], file=str(test_file), results=str(results))
+    environment = {key: value for key, value in kept["environment"].items()
+                   if key not in ("command_line", "launcher", "ranks", "hosts", "ranks_per_host", "mpi", "slurm")}
+    ready = {"type": "ready", "parameters": parameters, "environment": environment, "created": [str(test_file)]}
+    frame = perrank.frame(KEPT_RUN)
+    phases = [group.astype(object).where(group.notna(), None).to_dict("records")
+              for _, group in frame.groupby(["approach", "op", "fork", "rep"], sort=False)]
+    request = RunRequest(ranks=kept["environment"]["ranks"], launcher="mpj-multicore", launcher_args=(), jvm_args=(),
+                         java="java", jar="runner.jar", run_id=None, command_line=("jiobench", "run"), runner_args=())
+    yield ScriptedRun(request, ready, phases, test_file, results)
+    for number, handler in handlers.items():
+        signal.signal(number, handler)
+
+
+def test_a_run_to_its_end_writes_every_phase_and_removes_its_file(scripted, capsys):
+    code, transport = scripted.drive(*scripted.started(), *scripted.measured(len(scripted.phases)), Finished(0, []))
+    out, err = capsys.readouterr()
+    assert (code, err) == (0, ""), out
+    run = scripted.run_file()
+    assert "incomplete" not in run or run["incomplete"] is None
+    assert len(run["phases"]) == len(scripted.phases) and run["summary"]
+    assert run["writer"]["rank"] == 0 and run["per_rank_file"] == "scripted" + perrank.SUFFIX
+    # Answered up to the last phase: `Finished` ends the task, and the driver takes nothing more.
+    assert len(transport.answers) == 2 + len(scripted.phases)
+    assert transport.answers[0] is None, "no refusal"
+    assert all(answer["approach"] == "calibrate" for answer in transport.answers[2:]), \
+        "each phase answered with what its records reduce to"
+    assert not scripted.test_file.exists(), "the file the run created is removed"
+    assert "Summary of measured phases" in out and out.splitlines()[-1] == str(scripted.results / "scripted.json")
+
+
+def test_a_stop_keeps_the_phases_completed_before_and_exits_128_and_the_signal(scripted, capsys):
+    phase = "calibrate write fork 1 rep 2"
+    code, transport = scripted.drive(*scripted.started(), *scripted.measured(3),
+                                     lambda _: signal.raise_signal(signal.SIGTERM),
+                                     Ended(collect.stop("SIGTERM", f"stopped by SIGTERM during {phase}", 0, phase)))
+    assert code == 128 + signal.SIGTERM
+    assert transport.stops == ["SIGTERM"], "the stop is passed on to the JVMs"
+    assert capsys.readouterr().err.splitlines() == [
+        f"jiobench: stopped by SIGTERM during {phase}; the run file keeps the 3 phases completed before"]
+    run = scripted.run_file()
+    assert run["incomplete"]["reason"] == "stopped" and run["incomplete"]["signal"] == "SIGTERM"
+    assert len(run["phases"]) == 3 and not scripted.test_file.exists()
+
+
+def test_a_stop_before_the_first_phase_writes_no_run_file(scripted, capsys):
+    code, _ = scripted.drive(lambda _: signal.raise_signal(signal.SIGINT),
+                             Ended(collect.stop("SIGINT", "stopped by SIGINT"), created=[str(scripted.test_file)]))
+    out, err = capsys.readouterr()
+    assert (code, out) == (128 + signal.SIGINT, "")
+    assert err.splitlines() == ["jiobench: stopped by SIGINT before any phase; no run file was written"]
+    assert not scripted.results.exists() and not scripted.test_file.exists()
+
+
+@pytest.mark.parametrize("message", ["rank 1: No space left on device",
+                                     "rank 1 on vm stopped answering for 10 s during calibrate read fork 1 rep 2 "
+                                     "(a node lost, or its launcher killed)"], ids=["failure", "lost-rank"])
+def test_a_failure_or_a_lost_rank_keeps_the_phases_completed_before_and_exits_1(scripted, capsys, message):
+    failed = collect.failure(message, 1, "calibrate read fork 1 rep 2")
+    code, _ = scripted.drive(*scripted.started(), *scripted.measured(2), Ended(failed))
+    assert code == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"jiobench: rank 1 failed during calibrate read fork 1 rep 2: {message}; the run file keeps the 2 phases "
+        "completed before"]
+    run = scripted.run_file()
+    assert run["incomplete"]["reason"] == "failed" and message in run["incomplete"]["message"]
+    assert len(run["phases"]) == 2 and not scripted.test_file.exists()
+
+
+def test_a_rank_that_survives_lost_rank_0_writes_the_run_file_from_the_phases_it_was_told(scripted, capsys,
+                                                                                          monkeypatch):
+    monkeypatch.setattr(driver, "RANK_0_FIRST_SECONDS", 0)
+    phase = "calibrate read fork 1 rep 1"
+    lost = collect.failure(f"rank 0 on vm stopped answering for 10 s during {phase} (a node lost, or its launcher "
+                           "killed)", phase=phase)
+
+    def rank_0_lost(transport):
+        transport.writes_as = 1  # as MpiRanks picks a survivor, on a node none of the lost ranks was on
+
+    reduced = [PhaseReduced(reduce.reduce_phase(records, None)) for records in scripted.phases[:3]]
+    code, _ = scripted.drive(*scripted.started(), *reduced, rank_0_lost, Ended(lost), rank=1)
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert out.splitlines()[0] == "", "no header nor progress line: rank 0 printed them; the summary alone"
+    assert out.splitlines()[-1] == str(scripted.results / "scripted.json")
+    assert err.splitlines() == [f"jiobench: {lost['message']}; the run file keeps the 3 phases completed before"]
+    run = scripted.run_file()
+    assert run["writer"]["rank"] == 1 and run["per_rank_file"] is None
+    assert any("rank 0, which was lost" in warning for warning in run["warnings"]), run["warnings"]
+    assert not scripted.test_file.exists()
+
+
+def test_a_refusal_before_the_first_phase_is_one_line_exit_2_and_no_run_file(scripted, capsys):
+    scripted.results.mkdir()
+    (scripted.results / "taken.json").write_text("{}")
+    scripted.request = dataclasses.replace(scripted.request, run_id="taken")
+    code, transport = scripted.drive(
+        Ready(scripted.ready, memory=[(None, None)] * scripted.request.ranks),
+        # As both transports answer a refusal: the JVMs are ended, and the refusal is why they did not start.
+        lambda transport: NotStarted(exit=2, messages=[transport.answers[-1]], created=[str(scripted.test_file)]))
+    said = capsys.readouterr().err.splitlines()
+    assert code == 2 and said == [f"jiobench: error: {transport.answers[0]}"] and "--run-id taken" in said[0], said
+    assert [p.name for p in scripted.results.iterdir()] == ["taken.json"] and not scripted.test_file.exists()
+
+
+def wait_out_the_deadline(transport: ScriptedTransport) -> None:
+    while not transport.deadline.passed():
+        time.sleep(0.01)
+
+
+def test_jvms_not_ready_in_time_end_the_run_in_one_line_with_no_run_file(scripted, capsys):
+    scripted.request = dataclasses.replace(scripted.request, start_timeout=0.25)
+    started = time.monotonic()
+    code, _ = scripted.drive(wait_out_the_deadline, StartLate("rank 1 on vm", "not ready", "waiting\nfor a lock",
+                                                              rank=1, created=[str(scripted.test_file)]))
+    assert time.monotonic() - started >= 0.25
+    assert code == 1 and capsys.readouterr().err.splitlines() == [
+        "jiobench: error: rank 1 on vm not ready within --start-timeout 0.25 s; its JVM printed: waiting for a lock"]
+    assert not scripted.results.exists() and not scripted.test_file.exists()
+
+
+def test_jvms_that_did_not_start_are_said_once_each_and_their_code_is_the_run_s(scripted, capsys):
+    code, _ = scripted.drive(NotStarted(exit=2, messages=["jiobench: rank 0: -b 1MiB is not a multiple of -t 3MiB",
+                                                          "Error occurred during initialization of VM"]))
+    assert code == 2 and capsys.readouterr().err.splitlines() == [
+        "jiobench: rank 0: -b 1MiB is not a multiple of -t 3MiB",
+        "jiobench: error: Error occurred during initialization of VM"]
+
+
+def test_a_later_fork_that_cannot_start_ends_the_run_as_a_failure_of_its_start(scripted, capsys):
+    scripted.ready["parameters"]["forks"] = 2
+    code, _ = scripted.drive(*scripted.started(), *scripted.measured(len(scripted.phases)), Finished(0, []), later={
+        "2:0": [NotStarted(exit=1, messages=["Error occurred during initialization of VM"], rank=1)]})
+    assert code == 1
+    assert capsys.readouterr().err.splitlines() == [
+        "jiobench: rank 1 failed during the start of calibrate fork 2: Error occurred during initialization of VM; "
+        f"the run file keeps the {len(scripted.phases)} phases completed before"]
+    assert scripted.run_file()["incomplete"]["phase"] == "the start of calibrate fork 2"
+
+
+@pytest.mark.parametrize("facts, code", [
+    ({"code": 0}, 0),
+    ({"code": 2}, 2),
+    ({"code": 0, "stop_signal": "SIGINT"}, 130),
+    ({"code": 0, "stop_signal": "SIGUSR1"}, 143),  # how `jiobench run` passes a SIGTERM on
+    ({"code": 0, "failed": True, "stop_signal": "SIGTERM"}, 1),  # the failure says more than the stop
+    ({"code": -signal.SIGKILL}, 137),  # a launcher killed, as Popen gives its code
+], ids=["done", "mistake", "stopped", "passed-on", "failed", "killed"])
+def test_one_rule_decides_every_run_s_exit_code(facts, code):
+    assert endings.run_exit_code(**facts) == code

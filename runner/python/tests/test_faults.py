@@ -22,6 +22,8 @@ from conftest import EVERY_LAUNCH_PATH, JIOBENCH, records
 from jiobench.model import reduce
 from jiobench.run import collect
 
+pytestmark = pytest.mark.runs
+
 
 class Job:
     """`jiobench run` in the background, its output read as it comes, its processes known."""
@@ -104,7 +106,7 @@ RAW_BYTES_DONE = "raw-bytes              read  fork 1 rep 1"
 DATA_STREAM_WRITE = "data-stream write fork 1 rep 0 (warm-up)"
 
 
-@pytest.mark.parametrize("name", ["SIGTERM", "SIGINT", "SIGHUP"])
+@pytest.mark.parametrize("name", [pytest.param("SIGTERM", marks=pytest.mark.smoke), "SIGINT", "SIGHUP"])
 def test_a_signal_stops_every_rank_and_keeps_the_completed_phases(tmp_path, name):
     job = Job(tmp_path, *SLOW, "-o", str(tmp_path / "f.dat"))
     job.wait_for(RAW_BYTES_DONE)

@@ -18,6 +18,8 @@ from conftest import (EVERY_LAUNCH_PATH, HOME, JIOBENCH, assert_at_calibrated_ra
                       not_of_the_heap, processes_naming)
 from jiobench.run.processes import alive
 
+pytestmark = pytest.mark.gluster
+
 VOLUME = HOME / "scripts" / "gluster-volume.sh"
 BRICKS = 4
 

@@ -22,6 +22,8 @@ import pytest
 
 from conftest import HOME, run_bounded, wait_for_job
 
+pytestmark = pytest.mark.install
+
 USER = "jiobench-user"
 HIDDEN = ["/usr/lib/jvm", "/usr/share/maven", "/usr/share/java", "/usr/share/mpj"]
 JDKS = {"17": Path("/usr/lib/jvm/java-17-openjdk-amd64"), "25": Path("/usr/lib/jvm/temurin-25-jdk-amd64")}

@@ -9,6 +9,8 @@ import pytest
 
 from conftest import JIOBENCH, modern_java
 
+pytestmark = pytest.mark.runs
+
 JAVA22 = modern_java()
 needs_java22 = pytest.mark.skipif(JAVA22 is None, reason="no JDK 22 or newer in /usr/lib/jvm: ffm-pread cannot run here")
 
@@ -31,6 +33,7 @@ def test_the_heap_is_recorded_and_a_humongous_transfer_array_warned_of(jiobench,
     warned = [w for w in run.file["warnings"] if "humongous" in w]
     if humongous:
         assert len(warned) == 1 and "--jvm-args=-XX:G1HeapRegionSize=16m" in warned[0], run.file["warnings"]
+        assert "bulk-jni then steers around that copy" in warned[0], warned
         assert f"  warning: {warned[0]}" in header
         report = subprocess.run([str(JIOBENCH), "report", str(tmp_path / "results"), "-o", str(tmp_path / "report")],
                                 capture_output=True, text=True, timeout=120)

@@ -4,7 +4,11 @@ from __future__ import annotations
 import json
 import subprocess
 
+import pytest
+
 from conftest import HOME
+
+pytestmark = pytest.mark.install
 
 
 def test_make_run_from_a_fresh_clone_runs_the_main_job_and_writes_the_report(tmp_path):

@@ -9,6 +9,8 @@ import pytest
 
 from conftest import JIOBENCH, modern_java, reference_bytes
 
+pytestmark = pytest.mark.runs
+
 NEW = ["nio-bulk", "nio-heap", "mmap", "c-swap"]
 # Those whose own conversion makes a little-endian file; test_runs.py holds every approach to the
 # big-endian bytes, and raw-bytes and c-posix move bytes that the runner prepared untimed.

@@ -15,6 +15,8 @@ import pytest
 
 from conftest import HOME
 
+pytestmark = pytest.mark.runs
+
 VENVS = HOME / ".venv-mpi"
 MPIS = {  # name -> (python, launcher, words of its library version)
     "open-mpi-4": (Path(sys.executable), "mpirun", "Open MPI v4."),

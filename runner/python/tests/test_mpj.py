@@ -15,8 +15,10 @@ import pytest
 
 from conftest import HOME, JIOBENCH, Run, assert_at_calibrated_rate, not_of_the_heap, per_rank
 from jiobench.model import reduce, runfile
-from jiobench.run import collect, mpj
+from jiobench.run import collect, mpj, mpj_daemon, mpj_install, mpj_job
 from jiobench.run.request import RunRequest
+
+pytestmark = pytest.mark.runs
 
 ALL = ["raw-bytes", "encode-decode", "data-stream", "buffered-data-stream", "byte-array-stream", "bulk-jni",
        "c-posix", "calibrate"]
@@ -72,8 +74,8 @@ def alive(pid: int) -> bool:
 
 
 def skip_where_a_daemon_runs() -> None:
-    home = mpj.private_home(JAR.parent / "mpj-home")
-    if mpj.listening(int(mpj.configuration(home)["mpjexpress.mpjdaemon.port.1"])):
+    home = mpj_install.private_home(JAR.parent / "mpj-home")
+    if mpj_daemon.listening(int(mpj_install.configuration(home)["mpjexpress.mpjdaemon.port.1"])):
         pytest.skip("an MPJ daemon runs already, which the run would use and leave running")
 
 
@@ -158,7 +160,7 @@ def test_each_fork_is_one_mpj_job(tmp_path):
 
 
 def test_the_mpi4py_path_and_the_mpj_path_reduce_records_with_the_same_code(jiobench, tmp_path):
-    """Both paths hand every phase's records to jiobench.collect, whose one reduction makes the
+    """Both paths hand every phase's records to jiobench.run.collect, whose one reduction makes the
     phases: the same experiment gives run files of the same shape, each the reduction of its own
     records, and the MPJ path's records reduce as the mpi4py launcher reduces what it gathers.
     Both describe the file system and warn of what it changes alike."""
@@ -255,11 +257,11 @@ def test_mpj_express_s_own_teardown_trace_is_dropped_and_any_other_is_passed_on(
         "Caused by: java.io.IOException: gone",
         "\t... 1 more",
     ])
-    job = mpj.Job(["printf", "%s\n", printed], dict(os.environ), None, JAR, hold_output=True)
+    job = mpj_job.MpjJob(["printf", "%s\n", printed], dict(os.environ), None, JAR, hold_output=True)
     lines = []
     while (line := job.lines.get(timeout=10)) is not None:
         lines.append(line)
-    assert [line for line in lines if not mpj.MPJ_CHATTER.match(line)] == printed.splitlines()[4:]
+    assert [line for line in lines if not mpj_job.MPJ_CHATTER.match(line)] == printed.splitlines()[4:]
 
 
 @pytest.mark.parametrize("device", DEVICES)
@@ -298,7 +300,7 @@ def test_a_killed_niodev_rank_is_named_and_ends_the_job_leaving_no_jvm_nor_daemo
         wait_for_line(job, "jiobench: 3 ranks via mpj-niodev")
         processes = processes_mentioning(str(tmp_path / "f.dat"))
         ranks = {rank: pid for pid, command in processes.items()
-                 if (rank := mpj.wrapped_rank(command.split())) is not None}
+                 if (rank := mpj_daemon.wrapped_rank(command.split())) is not None}
         assert sorted(ranks) == [0, 1, 2], processes
         daemons = {parent_of(pid) for pid in ranks.values()}
         assert len(daemons) == 1, "the ranks' JVMs are children of MPJ's daemon"
@@ -327,12 +329,12 @@ def test_the_rank_blamed_is_one_that_ended_without_a_word_never_one_that_lost_it
     dead = subprocess.Popen(["true"])
     dead.wait()
     pids = [os.getpid(), dead.pid if rank_1_dead else os.getpid(), 1]
-    printed = [mpj.TAG + json.dumps({"type": "ranks", "hosts": [here, here, "node2.invalid"], "pids": pids}),
-               mpj.TAG + json.dumps({"type": "abort", "rank": 0,
+    printed = [mpj_job.TAG + json.dumps({"type": "ranks", "hosts": [here, here, "node2.invalid"], "pids": pids}),
+               mpj_job.TAG + json.dumps({"type": "abort", "rank": 0,
                                      "message": "rank 0: MPJ Express failed in a collective: gone"}),
                f"Stopping Process <0> on <{here}>"]
-    job = mpj.Job(["printf", "%s\n", *printed], dict(os.environ), None, JAR, hold_output=False, size=3)
-    with pytest.raises(mpj.JobBroken) as broken:
+    job = mpj_job.MpjJob(["printf", "%s\n", *printed], dict(os.environ), None, JAR, hold_output=False, size=3)
+    with pytest.raises(mpj_job.JobBroken) as broken:
         list(job.messages())
     assert str(broken.value) == cause.format(dead=dead.pid, here=here)
 
@@ -445,7 +447,7 @@ def test_a_rank_killed_while_another_has_yet_to_start_is_named_at_once(tmp_path)
     try:
         deadline = time.monotonic() + 60
         while not (jvm := [pid for pid, command in processes_mentioning(str(tmp_path)).items()
-                           if command.startswith(java) and mpj.wrapped_rank(command.split()) == 2]):
+                           if command.startswith(java) and mpj_daemon.wrapped_rank(command.split()) == 2]):
             assert job.poll() is None and time.monotonic() < deadline, job.communicate()
             time.sleep(0.05)
         time.sleep(1)  # seen by the run
@@ -485,6 +487,7 @@ def test_without_mpj_express_the_launcher_says_how_to_install_it(tmp_path, devic
     assert "apt-get install libmpj-java" in lines[0]
 
 
+@pytest.mark.smoke
 def test_a_signal_ends_an_mpj_run_keeping_its_completed_phases(tmp_path):
     target = tmp_path / "f.dat"
     job = start_mpj(tmp_path, "multicore", "-a", "raw-bytes,data-stream", "-b", "16MiB", "-t", "1MiB", "-i", "1",

@@ -16,6 +16,8 @@ import pytest
 from conftest import JIOBENCH, VIRTUAL_CLUSTER, started_virtual_cluster
 from test_nodes import jiobench_processes
 
+pytestmark = pytest.mark.cluster
+
 # data-stream's phases run to their 30 s deadline: the link is cut inside one of them.
 SLOW = ["-a", "raw-bytes,data-stream", "-b", "16MiB", "-t", "1MiB", "-i", "1", "-D", "30"]
 RAW_BYTES_DONE = "raw-bytes              read  fork 1 rep 1"

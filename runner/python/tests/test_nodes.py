@@ -20,6 +20,8 @@ from test_ceph_volume import Volume
 from test_gluster_volume import BrickProfile, alive
 from test_runs import PAPER
 
+pytestmark = pytest.mark.cluster
+
 RANKS_PER_NODE = 2
 # -D 1: data-stream writes an int per FUSE round trip (kB/s), the deadline ends its phases.
 # --forks 0: one JVM per rank for every approach; each JVM's start takes seconds on the machine's

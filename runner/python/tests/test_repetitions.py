@@ -1,4 +1,4 @@
-"""-i auto's rule (jiobench.repetitions) on constructed phases; tests/test_auto_repetitions.py runs it."""
+"""-i auto's rule (jiobench.model.repetitions) on constructed phases; tests/test_auto_repetitions.py runs it."""
 from jiobench.model import repetitions
 from jiobench.model.repetitions import Rule
 

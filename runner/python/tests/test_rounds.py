@@ -1,8 +1,8 @@
-"""What rank 0 tells the ranks at the end of a round (jiobench.run.rank): the ending when some rank
+"""What rank 0 tells the ranks at the end of a round (jiobench.run.rounds): the ending when some rank
 cannot go on, and the one byte count each JVM hears of a phase."""
 from __future__ import annotations
 
-from jiobench.run.rank import FAILED, GO, STOPPED, answers_of, worst_ending
+from jiobench.run.rounds import FAILED, GO, STOPPED, answers_of, worst_ending
 
 
 def test_a_failure_says_more_than_the_stops_around_it_and_the_first_rank_speaks():

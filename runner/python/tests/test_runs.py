@@ -7,6 +7,8 @@ import pytest
 
 from conftest import JIOBENCH, assert_at_calibrated_rate, reference_bytes
 
+pytestmark = pytest.mark.runs
+
 PAPER = ["raw-bytes", "encode-decode", "data-stream", "buffered-data-stream", "byte-array-stream", "bulk-jni"]
 
 
@@ -14,7 +16,7 @@ def phases_by(run_file, key=lambda p: (p["approach"], p["op"])):
     return {key(p): p for p in run_file["phases"]}
 
 
-@pytest.mark.parametrize("type_id", ["int", "long", "float", "double"])
+@pytest.mark.parametrize("type_id", [pytest.param("int", marks=pytest.mark.smoke), "long", "float", "double"])
 def test_every_paper_approach_round_trips_every_type(jiobench, tmp_path, type_id):
     run = jiobench("-a", "paper", "--type", type_id, "-b", "64KiB", "-t", "16KiB", "-s", "2", "--verify",
                    "--warmup", "0", "-o", str(tmp_path / "f.dat"))

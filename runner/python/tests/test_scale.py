@@ -13,6 +13,8 @@ import pytest
 
 from conftest import HOME, JIOBENCH, run_bounded
 
+pytestmark = pytest.mark.runs
+
 sys.path.insert(0, str(HOME / "bench"))
 try:
     import traffic

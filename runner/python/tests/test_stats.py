@@ -1,4 +1,4 @@
-"""The statistics behind every interval and verdict (jiobench.stats), on constructed samples."""
+"""The statistics behind every interval and verdict (jiobench.model.stats), on constructed samples."""
 import numpy as np
 import pytest
 from scipy import stats as scipy_stats

@@ -10,6 +10,8 @@ import pytest
 from conftest import HOME, per_rank, reference_bytes
 from jiobench.model import reduce, stats
 
+pytestmark = pytest.mark.runs
+
 JAR = HOME / "runner" / "target" / "jiobench-runner.jar"
 
 

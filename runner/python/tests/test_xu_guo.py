@@ -7,6 +7,8 @@ import pytest
 
 from conftest import reference_bytes
 
+pytestmark = pytest.mark.runs
+
 XU_GUO = ["raw-bytes", "raw-stream", "buffered-stream", "direct-buffering", "bulk-jni", "c-posix", "c-stdio"]
 
 

@@ -216,7 +216,7 @@ def summarize(phases: Iterable[Mapping], noise_share: float = stats.NOISY_SHARE)
     in order of appearance.
 
     Warm-up phases never enter a statistic. The figure is the median, with its 95% interval
-    (`median_ci95`, jiobench.stats) and `noisy` where that interval is wider than ±noise_share of
+    (`median_ci95`, jiobench.model.stats) and `noisy` where that interval is wider than ±noise_share of
     it; max, min, mean, the population standard deviation and the 95% confidence interval of the
     mean stay as IOR prints them. Each row but the reference's has its `ratio` to the reference
     (c-posix, else raw-bytes) at the same op and ranks. A row is stonewalled (or short) if any of

@@ -1,7 +1,7 @@
 """`-i auto`: whether an approach runs another measured repetition, decided from every rank's
 phases (the slowest rank's time is each phase's), the same for all ranks.
 
-An approach goes on until the 95% interval of its median (jiobench.stats) is within the target
+An approach goes on until the 95% interval of its median (jiobench.model.stats) is within the target
 for every op it measures, or it has `max_reps` measured repetitions, or its share of the time
 budget is spent: the run's budget over its approaches, in the wall time its phases cost rank 0
 from the end of the phase before (so its JVMs' start, its verification, its warm-up count too). Before any of that it runs `stats.MIN_REPS`, the fewest with an interval at all.

@@ -1,7 +1,8 @@
 """`jiobench run [-n RANKS] [--launcher NAME] [--jvm-args ARGS] -- RUNNER-OPTIONS`.
 
-Through an MPI launcher it starts one Python launcher per MPI rank (python -m jiobench.run.rank),
-each of which starts one JVM per fork of each approach; through MPJ Express, MPJ's own ranks.
+Its options and checks, then the launch: through an MPI launcher, one Python launcher per MPI rank
+(python -m jiobench.run.rank), each of which starts one JVM per fork of each approach, supervised by
+jiobench.run.supervisor; through MPJ Express, MPJ's own ranks (jiobench.run.mpj).
 """
 from __future__ import annotations
 
@@ -9,25 +10,19 @@ import argparse
 import os
 import re
 import shlex
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
-import threading
 from typing import Optional
 
 from ..errors import OneLineParser, UsageError, error
 from ..launchpaths import DEFAULT, LAUNCH_PATHS, is_mpj
 from ..model import runfile
 from ..paths import HOME, JAR
-from . import guardian, limits, mpi, mpj
-from .endings import run_exit_code, stopped_line
+from . import limits, mpi, mpj, supervisor
 from .launching import available_memory
-from .processes import (KILL_SECONDS, STOP_NOTE_VARIABLE, STOP_SIGNALS, end_session, escalate, kill,
-                        session_members)
+from .processes import STOP_SIGNALS
 from .request import ALL, AUTO, RunRequest
-from .startup import StartDeadline
 
 HELP_FLAGS = {"-h", "--help", "-V", "--version"}
 RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
@@ -35,9 +30,6 @@ RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 OPTIONS_WITH_OPTION_VALUES = ("--jvm-args", "--launcher-args")
 # A day: longer is no deadline at all, and the clock's waits cannot hold one of infinity.
 LONGEST_START_TIMEOUT = 86400.0
-# After the run's last word (its exit code): how long the MPI launcher has to end. It waits for
-# every rank, and after lost ranks it may wait for them until Slurm gives up on their node.
-LAST_WORD_SECONDS = 10.0
 
 
 def joined_option_values(argv: list[str]) -> list[str]:
@@ -102,126 +94,6 @@ def launch_command(request: RunRequest) -> list[str]:
                         f"would not find each other; put the {library.describe()} launcher first on PATH or "
                         "install mpi4py for the other")
     return mpi.launch_prefix(request.launcher, found, request.ranks, extra) + rank_program(request)
-
-
-class Job:
-    """The launcher's process and everything it starts, in a session of their own: a signal to
-    `jiobench run` becomes a request to stop that the launcher passes to every rank, and nothing
-    of the run outlives it."""
-
-    def __init__(self, command: list[str], ranks: int, start_timeout: float):
-        self.notes = tempfile.mkdtemp(prefix="jiobench-run-")
-        self.stop_note = os.path.join(self.notes, guardian.STOP_NOTE)
-        env = dict(os.environ, **{STOP_NOTE_VARIABLE: self.stop_note})
-        self.process = subprocess.Popen(command, start_new_session=True, env=env, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE)
-        # Ends the run should this process die unannounced (jiobench.run.guardian). It holds the
-        # launcher's output too, which it drains once this process is gone: a launcher writing to
-        # pipes nobody reads dies of SIGPIPE, and leaves its session directory behind.
-        outputs = (self.process.stdout.fileno(), self.process.stderr.fileno())
-        self.guardian = subprocess.Popen([sys.executable, "-m", "jiobench.run.guardian", str(self.process.pid),
-                                          self.notes, *map(str, outputs)], stdin=subprocess.PIPE,
-                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=outputs,
-                                         start_new_session=True, text=True)
-        self.stop_signal: Optional[int] = None
-        self.run_exit_code: Optional[int] = None
-        self.stop_said = False
-        self.ranks = ranks
-        self.up: dict[int, str] = {}  # the ranks that said they are up, and their hosts
-        self.all_up = threading.Event()
-        self.not_up = False
-        self.lingered = False  # the launcher outlived the run's last word, and was ended
-        threading.Thread(target=self.start_deadline, args=(StartDeadline(start_timeout),), daemon=True).start()
-        self.relays = [threading.Thread(target=self.relay, args=(self.process.stdout, sys.stdout.buffer), daemon=True),
-                       threading.Thread(target=self.relay, args=(self.process.stderr, sys.stderr.buffer), daemon=True)]
-        for relay in self.relays:
-            relay.start()
-
-    def relay(self, lines, out) -> None:
-        """Passes the ranks' output on as it comes, keeping rank 0's exit code line for itself and
-        noting whether rank 0 said why the run stopped."""
-        for line in lines:
-            if line.startswith(mpi.EXIT_CODE_MARKER):
-                self.run_exit_code = int(line[len(mpi.EXIT_CODE_MARKER):])
-                lingering = threading.Timer(LAST_WORD_SECONDS, self.end_lingering)
-                lingering.daemon = True
-                lingering.start()
-                continue
-            if line.startswith(mpi.RANK_UP_MARKER):
-                rank, _, host = line[len(mpi.RANK_UP_MARKER):].decode(errors="replace").strip().partition(" ")
-                if rank.isdigit():
-                    self.up[int(rank)] = host
-                continue
-            if line == mpi.ALL_UP_MARKER:
-                self.all_up.set()
-                continue
-            self.stop_said = self.stop_said or line.startswith(b"jiobench: stopped by")
-            try:
-                out.write(line)
-                out.flush()
-            except OSError:
-                pass  # the reader went away; the run goes on and its file is written all the same
-
-    def end_lingering(self) -> None:
-        """The run has ended; its launcher, still waiting for ranks that were lost, goes."""
-        if self.process.poll() is None:
-            self.lingered = True
-            self.kill_session()
-
-    def start_deadline(self, deadline: StartDeadline) -> None:
-        """Ends a run whose ranks are not all in MPI in time, naming those that are not."""
-        if self.all_up.wait(deadline.left()) or self.process.poll() is not None:
-            return
-        missing = [rank for rank in range(self.ranks) if rank not in self.up]
-        up = ", ".join(f"{rank} on {host}" for rank, host in sorted(self.up.items())) or "none"
-        ranks = f"rank{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing)) or '(all)'}"
-        late = deadline.missed(ranks, f"{'were' if len(missing) > 1 else 'was'} not up")
-        print(f"jiobench: error: {late}, or MPI did not start across them (ranks up: {up}); the launcher's output is "
-              "above", file=sys.stderr, flush=True)
-        self.not_up = True
-        self.kill_session()
-
-    def on_signal(self, number, frame) -> None:
-        first = self.stop_signal is None
-        self.stop_signal = self.stop_signal or number
-        if first:
-            with open(self.stop_note, "w") as note:
-                note.write(signal.Signals(number).name)
-            self.signal_launcher(signal.SIGUSR1)  # passed on to every rank, which ends its phase
-            threading.Thread(target=self.escalate, daemon=True).start()
-        else:
-            self.signal_launcher(signal.SIGTERM)  # asked again: no more patience
-
-    def signal_launcher(self, number: int) -> None:
-        try:
-            self.process.send_signal(number)
-        except ProcessLookupError:
-            pass
-
-    def escalate(self) -> None:
-        escalate(lambda: self.process.poll() is None, self.signal_launcher, self.kill_session)
-
-    def session_members(self) -> list[int]:
-        """Processes still in the job's session: launchers, JVMs, MPI daemons."""
-        return session_members(self.process.pid)
-
-    def kill_session(self) -> None:
-        kill(self.session_members())
-
-    def wait(self) -> int:
-        """The launcher's exit code, once nothing of the job is left (ranks orphaned by a
-        killed launcher get the grace to write what they have, then are killed)."""
-        code = self.process.wait()
-        for relay in self.relays:
-            # The output of a launcher ended after the run's last word may be held open by its
-            # processes on a lost node, which nothing here can end.
-            relay.join(timeout=1 if self.lingered else KILL_SECONDS)
-        if (code == 0 or self.lingered) and self.run_exit_code is not None:
-            code = self.run_exit_code
-        end_session(self.process.pid)
-        shutil.rmtree(self.notes, ignore_errors=True)
-        self.guardian.communicate(guardian.DONE)
-        return code
 
 
 def run(argv: list[str]) -> int:
@@ -295,26 +167,7 @@ def run(argv: list[str]) -> int:
         signal.signal(number, lambda number, frame: held.append(number))
     if command is None:
         return mpj.run(request, held)
-    try:
-        job = Job(command, request.ranks, request.start_timeout)
-    except FileNotFoundError as missing:
-        return error(f"cannot start {missing.filename}: is it installed?", 127)
-    for number in STOP_SIGNALS:
-        signal.signal(number, job.on_signal)
-    for number in held:
-        job.on_signal(number, None)
-    code = job.wait()
-    stop_signal = signal.Signals(job.stop_signal).name if job.stop_signal is not None else None
-    if job.not_up:
-        pass  # said as the deadline passed
-    elif stop_signal is not None:
-        if not job.stop_said:
-            # Slurm signals the MPI launcher too, which may drop rank 0's last words.
-            print(stopped_line(stop_signal, phases_kept=job.all_up.is_set()), file=sys.stderr)
-    elif code < 0:
-        print(f"jiobench: error: {options.launcher} was killed by {signal.Signals(-code).name}; the ranks ended "
-              "the run without it", file=sys.stderr)
-    return run_exit_code(code, failed=job.not_up, stop_signal=stop_signal)
+    return supervisor.supervise(command, request, held)
 
 
 def main(argv: Optional[list[str]] = None) -> int:

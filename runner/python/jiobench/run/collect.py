@@ -2,7 +2,7 @@
 
 The mpi4py launcher feeds the records it gathers; the MPJ Express path feeds the JSON lines its
 rank 0 prints. Either way this prints the header and a progress line per phase, applies the one
-reduction (`jiobench.reduce`), appends the records to the per-rank file as each phase ends, and
+reduction (`jiobench.model.reduce`), appends the records to the per-rank file as each phase ends, and
 writes the run file and the summary at the end. Rank 0 keeps the phases, not the records: its
 memory does not grow with the ranks times the phases.
 """

@@ -8,8 +8,8 @@ the driver answers: the checks before the first phase, the phases reduced where 
 
 Under mpi4py the driver runs on every rank alike: rank 0 collects the records, every other rank
 keeps the phases they reduce to, so that a rank that survives lost ones can write the run file,
-and the transport's `writer` (rank 0 unless it was lost) prints and writes; under MPJ Express one
-driver speaks for every rank.
+and the rank the transport `writes_as` (rank 0 unless it was lost) prints and writes; under MPJ
+Express one driver speaks for every rank.
 """
 from __future__ import annotations
 

@@ -3,13 +3,12 @@ the transfer array humongous (docs/jvm-heap.md)."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Mapping, Optional
 
+from .. import vocabulary
 from ..model.text import size_text
 
-# The approaches that hand the transfer array itself to the kernel (bulk-jni where G1 pins, from
-# JDK 22), where its placement shows.
-IN_PLACE_APPROACHES = ("bulk-jni", "ffm-pread")
 # An array's header before its first element (HotSpot, compressed class pointers).
 ARRAY_HEADER_BYTES = 16
 
@@ -28,7 +27,10 @@ def warnings(jvm: Mapping, approaches: list[str]) -> list[str]:
     if not heap.get("transfer_array_humongous"):
         return []
     array = heap["transfer_array_bytes"]
-    affected = [a for a in IN_PLACE_APPROACHES if a in approaches]
+    # Those that hand the array itself to the kernel, where its placement shows, as the JVM that
+    # ran them describes them.
+    java = str(Path(jvm["home"]) / "bin" / "java") if jvm.get("home") else None
+    affected = [a for a in vocabulary.approaches_reading_in_place(java) if a in approaches]
     effect = (f"{' and '.join(affected)} then {'steers' if len(affected) == 1 else 'steer'} around that copy, "
               "at the cost of one pass more where nothing is swapped" if affected
               else "an approach that hands it to the kernel slows")

@@ -17,14 +17,9 @@ Started by `jiobench run` under mpirun, mpiexec or srun as
 """
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import json
 import os
-import select
-import signal
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -43,29 +38,23 @@ from ..model import runfile
 from . import collect
 from .driver import FIRST, Driver, load_writer_libraries
 from .launching import available_memory, load_average, ranks_on
-from .limits import error_reports, start_limit_line
 from .liveness import LOST_AFTER_SECONDS, Liveness, Lost, survivor_writing
 from .mpi import ALL_UP_MARKER, EXIT_CODE_MARKER, RANK_UP_MARKER
 from .placement import Placement
+from .rank_jvm import LOOK_SECONDS, STOP_GRACE_SECONDS, NotReady, RankJvm, file_identity, start_status
 from .request import RunRequest
-from .startup import HeldOutput, StartDeadline
+from .rounds import FAILED, GO, NOT_READY, STOPPED, RunEnds, answers_of, start_failure, worst_ending
+from .startup import StartDeadline
 from .transport import (Agreed, Ended, Finished, NotStarted, PhaseRecords, PhaseReduced, Ready, RepeatAsked, Started,
-                        StartLate, TaskEvents)
+                        TaskEvents)
 
 # Polling keeps a waiting launcher off the CPU its JVM (or another rank's) is measuring with;
 # MPI's own blocking calls spin. 0.2 ms adds that much skew between the ranks' barrier exits.
 POLL_SECONDS = 0.0002
-# How long a JVM asked to stop may take before it is killed.
-STOP_GRACE_SECONDS = 5.0
-# How often a launcher waiting for its JVM looks at the other ranks.
-LOOK_SECONDS = 0.05
 # How long ranks on several hosts that see different files at the -o path are asked again: a
 # FUSE client showed a file another node had just removed and created again for about a second.
 FILE_LOOKS, FILE_LOOK_SECONDS = 6, 0.5
 
-# A rank's state in a round, the worse the greater: one reduction to the greatest tells every rank
-# whether all go on.
-GO, STOPPED, FAILED = 0, 1, 2
 # How many of the ranks' messages at the end of a fork the run prints (each names its rank).
 MESSAGES_SAID = 10
 
@@ -85,132 +74,6 @@ def quiet_maximum(comm, values: list[int], tend) -> list[int]:
     return list(greatest)
 
 
-class OutputRelay(threading.Thread):
-    """Reads one output stream of the JVM into a HeldOutput, which passes it on once the rank has
-    started. Relayed as bytes: a JVM may print what is not UTF-8 (a -D value, a file name), and the
-    relay must never stop reading, or the JVM blocks on a full pipe."""
-
-    def __init__(self, stream, out):
-        super().__init__(daemon=True)
-        self.stream = stream
-        self.out = out
-        self.output: HeldOutput[bytes] = HeldOutput(self.write)
-
-    def run(self):
-        for line in self.stream:
-            self.output.add(line)
-
-    def write(self, data: bytes) -> None:
-        try:
-            self.out.write(data)
-            self.out.flush()
-        except (OSError, ValueError):
-            pass  # the output is gone (a killed launcher took it); the JVM's pipe is still read
-
-    def held_text(self) -> str:
-        self.join(timeout=5)
-        return b"".join(self.output.lines()).decode(errors="backslashreplace").strip()
-
-
-class RankJvm:
-    """One JVM child of this rank (one fork of the run) and its two control pipes."""
-
-    def __init__(self, command: list[str], rank: int, size: int, host_runs: str, task: str, start: str):
-        reply_read, reply_write = os.pipe()
-        message_read, message_write = os.pipe()
-        env = dict(os.environ)
-        env["JIOBENCH_CONTROL"] = f"{rank},{size},{host_runs},{reply_read},{message_write},{task}"
-        # A process group of its own: MPI launchers signal each rank's group, and the JVM must hear
-        # a stop from this launcher only, as a SIGTERM it handles, not die of a forwarded SIGUSR1.
-        self.process = subprocess.Popen(command, env=env, pass_fds=(reply_read, message_write),
-                                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, process_group=0)
-        os.close(reply_read)
-        os.close(message_write)
-        self.replies = os.fdopen(reply_write, "w", buffering=1)
-        # Unbuffered: what select says is there is all there is.
-        self.messages = os.fdopen(message_read, "rb", buffering=0)
-        self.unread = b""
-        self.created: list[str] = []  # what the JVM created, as it said the moment it did
-        self.relays = [OutputRelay(self.process.stdout, sys.stdout.buffer),
-                       OutputRelay(self.process.stderr, sys.stderr.buffer)]
-        for relay in self.relays:
-            relay.start()
-        self.phase = start
-        self.when = "during"  # or "after" the phase, between two of them
-
-    def receive(self, tend) -> Optional[dict]:
-        """The JVM's next message, None when it is gone; `tend` is called while it is awaited.
-        What the JVM created is noted here, whatever is awaited."""
-        while True:
-            message = self.next_message(tend)
-            if message is None or message["type"] != "created":
-                return message
-            self.created += message["files"]
-
-    def next_message(self, tend) -> Optional[dict]:
-        while b"\n" not in self.unread:
-            if not select.select([self.messages], [], [], LOOK_SECONDS)[0]:
-                tend()
-                continue
-            try:
-                chunk = self.messages.read(1 << 16)
-            except OSError:
-                chunk = b""
-            if not chunk:
-                return None
-            self.unread += chunk
-        line, self.unread = self.unread.split(b"\n", 1)
-        return json.loads(line)
-
-    def answer(self, text) -> None:
-        try:
-            self.replies.write(f"{text}\n")
-            self.replies.flush()
-        except (BrokenPipeError, ValueError):
-            pass  # the JVM is gone; what it left is reported from its exit
-
-    def pass_through(self) -> None:
-        for relay in self.relays:
-            relay.output.release()
-
-    def held_text(self) -> str:
-        return "\n".join(text for text in (relay.held_text() for relay in self.relays) if text)
-
-    def ask_to_stop(self) -> None:
-        """SIGTERM, which the runner takes as a request to end its phase at the next check."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-
-    def end(self, grace: float = STOP_GRACE_SECONDS) -> int:
-        """Waits for the JVM to exit, killing it if it takes longer than the grace."""
-        try:
-            return self.process.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            self.kill()
-            return self.process.wait()
-
-    def kill(self) -> None:
-        """Kills the JVM's whole process group: a java wrapper's children (a sleep, a JVM it did not
-        exec) would otherwise hold the output pipes open after it."""
-        try:
-            os.killpg(self.process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-
-    def close(self) -> None:
-        """Tells the JVM the run ends here and waits for it to go."""
-        self.answer("stop")
-        self.end()
-
-    def death(self) -> str:
-        """How the JVM ended, in words."""
-        code = self.end()
-        if code < 0:
-            return f"the JVM was killed by {signal.Signals(-code).name}"
-        return f"the JVM exited with code {code}"
-
-
 def place_ranks(comm) -> Placement:
     """Which node each rank is on: rank 0 hears every rank's host once and tells every rank the
     placement, which takes a run of ranks a node where they are placed node by node."""
@@ -220,94 +83,12 @@ def place_ranks(comm) -> Placement:
     return Placement(names, runs)
 
 
-def start_status(jvm: RankJvm, first: Optional[dict]) -> tuple[int, str, Optional[dict]]:
-    """(exit code, message, ready message): how this rank's JVM came up."""
-    if first is None:
-        code = jvm.end()
-        text = jvm.held_text()
-        if code == 0:
-            return 2, (f"{jvm.process.args[0]} exited without running the jiobench runner"
-                       + (f": {text}" if text else " (is it a Java 17 or newer runtime?)")), None
-        return (2 if code in (1, 2) else code), text or f"{jvm.death()} before it started", None
-    if first["type"] == "error":
-        jvm.end()
-        return first.get("exit", 2), "\n".join(first["messages"]), None
-    if first["type"] == "ready":
-        return 0, "", first
-    return 1, f"unexpected first message {first!r}", None
-
-
-def file_identity(ready: Optional[dict]) -> Optional[int]:
-    """This rank's inode number of the run's test file, None where it sees none."""
-    if ready is None:
-        return None
-    try:
-        return os.stat(ready["parameters"]["file"]).st_ino
-    except OSError:
-        return None
-
-
-class NotReady(Exception):
-    """A JVM not ready within the start-up deadline."""
-
-
-# The exit code of a JVM not ready in time, as timeout(1) has it.
-NOT_READY = 124
-
-
-def start_failure(outcomes: list[tuple[int, str]], hosts: Placement) -> Union[NotStarted, StartLate]:
-    """The event of JVMs that did not start: the same complaint from several ranks is one line;
-    ranks not ready in time are named, with their hosts and what their JVMs printed."""
-    late = [rank for rank, (code, _) in enumerate(outcomes) if code == NOT_READY]
-    if late:
-        printed = next((text for code, text in outcomes if code == NOT_READY and text), "")
-        return StartLate(ranks_on(late, hosts), "not ready", printed, rank=late[0] if len(late) == 1 else None)
-    failed = [(rank, code, message) for rank, (code, message) in enumerate(outcomes) if code != 0]
-    texts = [message for _, _, message in failed]
-    limit = start_limit_line(texts)
-    if limit is not None:
-        # A limit said once, not a dump a rank; the crash reports it left say nothing more.
-        for report in error_reports(texts):
-            with contextlib.suppress(OSError):
-                os.unlink(report)
-        return NotStarted(exit=1, messages=[limit])
-    if len({message for _, _, message in failed}) == 1:
-        messages = [failed[0][2]]
-    else:
-        messages = [f"jiobench: rank {rank}: {message or f'exited with code {code}'}" for rank, code, message in failed]
-    return NotStarted(exit=max(code for _, code, _ in failed), messages=messages,
-                      rank=failed[0][0] if len(failed) == 1 else None)
-
-
 def launcher_rank() -> Optional[str]:
     """This process's rank as the MPI launcher told it, before (and whatever) MPI says."""
     for variable in ("OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"):
         if variable in os.environ:
             return os.environ[variable]
     return None
-
-
-class RunEnds(Exception):
-    """A round found a rank that failed or was stopped: every rank ends the run in that round."""
-
-    def __init__(self, ending: dict):
-        super().__init__(ending["message"])
-        self.ending = ending
-
-
-def worst_ending(states: list[tuple]) -> dict:
-    """What ends the run, from every rank's (state, detail): a failure says more than the stop it
-    may have caused, so the first failed rank, else the first stopped one."""
-    rank, (state, detail) = max(enumerate(states), key=lambda item: (item[1][0], -item[0]))
-    return describe_ending(rank, state, detail)
-
-
-def answers_of(payloads: list[tuple]) -> tuple[Optional[int], Optional[list[int]]]:
-    """From every rank's (record, block read next) of a phase: the bytes each rank's JVM is told,
-    as (one count for all, None) where every block holds the same, else (None, each rank's)."""
-    moved = [record["bytes"] for record, _ in payloads]
-    answers = [moved[block] for _, block in payloads]
-    return (answers[0], None) if len(set(answers)) == 1 else (None, answers)
 
 
 class MpiRanks:
@@ -465,7 +246,8 @@ class MpiRanks:
             return
         files = self.files_seen(ready) if task == FIRST else None
         # Rank 0 checks every rank's plan and file: the others hand in None.
-        refusal = yield Ready(ready, files=files, memory=[memory for _, memory in starts] if starts is not None else None)
+        every_rank_memory = [memory for _, memory in starts] if starts is not None else None
+        refusal = yield Ready(ready, files=files, memory=every_rank_memory)
         refusal = self.rank_0_says(refusal)
         if refusal:
             jvm.close()
@@ -580,17 +362,6 @@ class MpiRanks:
             each = None
             yield PhaseReduced(phase)
         return every if every is not None else self.comm.scatter(each, root=0)
-
-
-def describe_ending(rank: int, state: str, detail: dict) -> dict:
-    if state == FAILED:
-        # The runner names the phase itself where it knows it: said once.
-        message = detail["message"]
-        if message.startswith(detail["phase"]):
-            message = message[len(detail["phase"]):].lstrip(" :").removeprefix("on ")
-        return collect.failure(message, rank, detail["phase"], detail["when"])
-    during = f" during {detail['phase']}" if detail.get("phase") else ""
-    return collect.stop(detail["signal"], f"stopped by {detail['signal']}{during}", rank, detail.get("phase"))
 
 
 def watch_parent(driver: Driver, ranks: MpiRanks) -> None:

@@ -138,7 +138,7 @@ final class ApproachOptions {
                 .map(option -> name(approach, option))).toList();
     }
 
-    private static String name(Approach approach, ApproachOption option) {
+    static String name(Approach approach, ApproachOption option) {
         return "--" + OptionValues.key(approach, option);
     }
 }

@@ -37,6 +37,7 @@ final class Environment {
         jvm.put("name", System.getProperty("java.vm.name"));
         jvm.put("vendor", System.getProperty("java.vm.vendor"));
         jvm.put("version", System.getProperty("java.runtime.version"));
+        jvm.put("home", System.getProperty("java.home"));
         List<String> args = new ArrayList<>(ManagementFactory.getRuntimeMXBean().getInputArguments());
         List<String> own = ownOptions(args);
         jvm.put("args", args);

@@ -68,6 +68,7 @@ public final class Main {
         CommandLine cli = new CommandLine(new RunCommand(world));
         cli.getCommandSpec().usageMessage().footer(RunCommand.approachList());
         ApproachOptions.addTo(cli.getCommandSpec());
+        Description.addTo(cli);
         cli.setParameterExceptionHandler((problem, ignored) -> {
             world.reject(problem.getMessage() + " (see --help)");
             return 2;

@@ -7,7 +7,7 @@ import java.util.Map;
  * {@code -i auto}, as many as its figures need. Then the launcher decides after every measured
  * repetition, from every rank's phases, whether an approach runs another: until the 95% interval
  * of its median is within {@code ciTarget} of it for every op, its share of the time budget is
- * spent, or it has {@code maxReps} (runner/python/jiobench/repetitions.py holds the rule).
+ * spent, or it has {@code maxReps} (runner/python/jiobench/model/repetitions.py holds the rule).
  *
  * @param count             measured repetitions per fork, or 0 under {@code -i auto}
  * @param ciTarget          {@code -i auto}: the half-width of the interval sought, as a share of the median

@@ -28,7 +28,7 @@ import picocli.CommandLine.Spec;
 final class RunCommand implements Callable<Integer> {
     /**
      * The fewest measured repetitions -i auto runs of an approach: with fewer, no interval of the
-     * median reaches 95% (runner/python/jiobench/stats.py, MIN_REPS).
+     * median reaches 95% (runner/python/jiobench/model/stats.py, MIN_REPS).
      */
     static final int AUTO_MIN_REPS = 6;
     /** Below this a deadline ends phases before they move anything worth timing. */

@@ -41,6 +41,14 @@ public interface Approach {
     }
 
     /**
+     * Whether a read can hand the transfer array itself to the kernel, so that where the array
+     * lies in the heap shows in its speed (a humongous array under G1, docs/jvm-heap.md).
+     */
+    default boolean readsInPlace() {
+        return false;
+    }
+
+    /**
      * Whether the TransferIo it opens runs a batch of transfers its own way (a native loop, one
      * mapping) instead of {@link TransferIo#transferBatch}'s loop, so that the runner leaves that
      * loop out of what it measures as its own cost inside a phase.

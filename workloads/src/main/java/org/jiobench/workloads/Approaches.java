@@ -49,6 +49,13 @@ public final class Approaches {
         return List.of("paper", "modern", "xu-guo", "all");
     }
 
+    /** Each group's approach ids, whether this JVM can run them or not, in the order of {@link #groupNames}. */
+    public static Map<String, List<String>> groups() {
+        Map<String, List<String>> groups = new LinkedHashMap<>();
+        for (String name : groupNames()) groups.put(name, GROUPS.get(name));
+        return groups;
+    }
+
     public static Approach byId(String id) {
         for (Approach approach : ALL) {
             if (approach.id().equals(id)) return approach;

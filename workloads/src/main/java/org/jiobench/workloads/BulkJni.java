@@ -38,6 +38,9 @@ public final class BulkJni implements Approach {
 
     @Override public DataForm dataForm() { return DataForm.TYPED; }
 
+    /** With {@code --bulk-jni.in-place} at always (the default), or at auto where G1 pins. */
+    @Override public boolean readsInPlace() { return true; }
+
     @Override public List<ApproachOption> options() { return List.of(CHUNK_SIZE, IN_PLACE); }
 
     @Override

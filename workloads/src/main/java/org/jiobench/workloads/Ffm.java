@@ -21,28 +21,33 @@ final class Ffm {
     }
 
     static Approach approach() {
-        return approach(ID, DESCRIPTION, "org.jiobench.workloads.FfmCopy");
+        return approach(ID, DESCRIPTION, "org.jiobench.workloads.FfmCopy", false);
     }
 
     static Approach pread() {
-        return approach(PREAD_ID, PREAD_DESCRIPTION, "org.jiobench.workloads.FfmPread");
+        return approach(PREAD_ID, PREAD_DESCRIPTION, "org.jiobench.workloads.FfmPread", true);
     }
 
-    private static Approach approach(String id, String description, String implementation) {
+    /** @param readsInPlace what the implementation says, told also where it cannot run ({@code --describe}) */
+    private static Approach approach(String id, String description, String implementation, boolean readsInPlace) {
         int feature = Runtime.version().feature();
-        if (feature < 22) return unavailable(id, description, "needs a JDK 22 or newer, and this JVM is " + feature);
+        if (feature < 22) {
+            return unavailable(id, description, readsInPlace, "needs a JDK 22 or newer, and this JVM is " + feature);
+        }
         Object approach = Java22.instance(implementation);
-        return approach != null ? (Approach) approach : unavailable(id, description,
+        return approach != null ? (Approach) approach : unavailable(id, description, readsInPlace,
                 "this build had no JDK 22 or newer to compile it (make build with one installed)");
     }
 
-    private static Approach unavailable(String id, String description, String reason) {
+    private static Approach unavailable(String id, String description, boolean readsInPlace, String reason) {
         return new Approach() {
             @Override public String id() { return id; }
 
             @Override public String description() { return description; }
 
             @Override public DataForm dataForm() { return DataForm.TYPED; }
+
+            @Override public boolean readsInPlace() { return readsInPlace; }
 
             @Override public Optional<String> unavailable() { return Optional.of(reason); }
 

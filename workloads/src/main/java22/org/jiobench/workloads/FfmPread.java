@@ -29,6 +29,8 @@ public final class FfmPread implements Approach {
 
     @Override public DataForm dataForm() { return DataForm.TYPED; }
 
+    @Override public boolean readsInPlace() { return true; }
+
     @Override public List<ApproachOption> options() { return List.of(PIECE_SIZE); }
 
     @Override

@@ -1,0 +1,44 @@
+"""The runner's vocabulary read from the runner itself (--describe): the names the verbs use are
+the runner's, and where there is no runner to ask the verbs say so in one line."""
+from __future__ import annotations
+
+import os
+import subprocess
+
+from jiobench import vocabulary
+from jiobench.model import stats
+from jiobench_sweep.plan import SWEEP_OWNS
+
+from conftest import JIOBENCH
+
+
+def test_short_and_long_names_are_one_option():
+    assert [vocabulary.option_name(name) for name in ("--block-size", "-b", "--transfer-size", "--order")] == [
+        "-b", "-b", "-t", "--order"]
+    # Not the runner's: left for the runner's parser to refuse with its own words.
+    assert vocabulary.option_name("--no-such") == "--no-such"
+
+
+def test_the_approaches_that_read_in_place_are_the_ones_that_hand_the_array_to_the_kernel():
+    assert vocabulary.approaches_reading_in_place() == ["bulk-jni", "ffm-pread"]
+
+
+def test_auto_runs_at_least_as_many_repetitions_as_an_interval_needs():
+    assert vocabulary.description()["auto_min_repetitions"] == stats.MIN_REPS == 6
+
+
+def test_the_options_the_sweep_sets_itself_are_the_runners():
+    names = {option["name"] for option in vocabulary.description()["options"]}
+    assert set(SWEEP_OWNS) <= names
+
+
+def test_without_a_runner_the_verbs_that_need_it_say_so_in_one_line(tmp_path):
+    missing = tmp_path / "no-runner.jar"
+    # The preset's -t and the user's --transfer-size are one option only by the runner's word.
+    done = subprocess.run([str(JIOBENCH), "sweep", "--dir", "s", "--preset", "xu-guo-jni", "--", "--transfer-size=1"],
+                          capture_output=True, text=True, cwd=tmp_path,
+                          env=dict(os.environ, JIOBENCH_JAR=str(missing)), timeout=60)
+    assert (done.returncode, done.stderr) == (
+        2, f"jiobench: error: the runner is not built ({missing} is missing): run 'make build' in "
+           f"{vocabulary.HOME}\n"), done
+    assert not (tmp_path / "s").exists()
