@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Mapping, Optional, Sequence, Union
 
@@ -34,7 +35,10 @@ def run_file(results: Path, rates_mib_s: Mapping[str, float], *, ranks: int = 2,
     did, "jiobench-run/1" one as runs before forks did."""
     random_ = random.Random(seed)
     number = next(_counter)
-    run_id = f"20240102-0304{number % 60:02d}-{number:06x}"
+    # Each run starts a second after the one made before it, whichever minute that falls in: runs
+    # are read in the order they started, which must be the order they were made.
+    started = datetime(2024, 1, 2, 3, 4) + timedelta(seconds=number)
+    run_id = f"{started:%Y%m%d-%H%M%S}-{number:06x}"
     by_approach = rep_factors if isinstance(rep_factors, Mapping) else {}
     factors = list(rep_factors) if rep_factors and not by_approach else [1.0] * reps
     records = []
@@ -95,8 +99,8 @@ def run_file(results: Path, rates_mib_s: Mapping[str, float], *, ranks: int = 2,
     run = {
         "schema": schema,
         "run_id": run_id,
-        "started": f"2024-01-02T03:04:{number % 60:02d}Z",
-        "finished": f"2024-01-02T03:05:{number % 60:02d}Z",
+        "started": f"{started:%Y-%m-%dT%H:%M:%S}Z",
+        "finished": f"{started + timedelta(minutes=1):%Y-%m-%dT%H:%M:%S}Z",
         "parameters": parameters,
         "environment": {
             "command_line": ["jiobench", "run", "-n", str(ranks), "--", "-a", ",".join(rates_mib_s)],

@@ -2,6 +2,7 @@
 the runner's, and where there is no runner to ask the verbs say so in one line."""
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 
@@ -42,3 +43,10 @@ def test_without_a_runner_the_verbs_that_need_it_say_so_in_one_line(tmp_path):
         2, f"jiobench: error: the runner is not built ({missing} is missing): run 'make build' in "
            f"{vocabulary.HOME}\n"), done
     assert not (tmp_path / "s").exists()
+
+
+def test_jiobench_run_passes_describe_to_the_runner_as_it_does_help():
+    shown = subprocess.run([str(JIOBENCH), "run", "--", "--describe"], capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0 and shown.stderr == "", shown.stderr
+    described = json.loads(shown.stdout)
+    assert {"raw-bytes", "c-posix"} <= {approach["id"] for approach in described["approaches"]}

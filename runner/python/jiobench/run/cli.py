@@ -24,7 +24,8 @@ from .launching import available_memory
 from .processes import STOP_SIGNALS
 from .request import ALL, AUTO, RunRequest
 
-HELP_FLAGS = {"-h", "--help", "-V", "--version"}
+# What the runner answers by itself, without a run: passed to one JVM of its own.
+HELP_FLAGS = {"-h", "--help", "-V", "--version", "--describe"}
 RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 # Options whose value is itself a list of options ('-Xmx4g ...'): argparse would take it for one.
 OPTIONS_WITH_OPTION_VALUES = ("--jvm-args", "--launcher-args")
