@@ -17,6 +17,7 @@ from jiobench.errors import UsageError
 from jiobench.launchpaths import LAUNCH_PATHS
 from jiobench.paths import JAR
 from jiobench.model.sweepfile import plural
+from jiobench.vocabulary import default_java, solo_environment
 
 # Runner options the sweep sets itself, and launcher options a --vary may name.
 SWEEP_OWNS = ("--results", "--dry-run", "--dry-run-ranks")
@@ -211,14 +212,14 @@ def runner_message(stderr: str) -> str:
 def dry_run(point: dict) -> tuple[Optional[dict], Optional[str]]:
     """The point's runner options through the runner's own parser, in the point's own JVM:
     (parameters, None) or (None, what is wrong)."""
-    java = point["java"] or os.environ.get("JIOBENCH_JAVA", "java")
+    java = point["java"] or default_java()
     try:
         jvm_args = shlex.split(point["jvm_args"])
     except ValueError as problem:
         return None, f"--jvm-args {point['jvm_args']!r}: {problem}"
     command = [java, *jvm_args, "-jar", str(JAR), *point["runner_args"], "--dry-run",
                f"--dry-run-ranks={point['procs']}"]
-    env = {key: value for key, value in os.environ.items() if key != "JIOBENCH_CONTROL"}
+    env = solo_environment()
     try:
         done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
     except OSError as problem:

@@ -20,14 +20,19 @@ def default_java() -> str:
     return os.environ.get("JIOBENCH_JAVA", "java")
 
 
+def solo_environment() -> dict[str, str]:
+    """The environment of a runner JVM asked a question outside a run: a launcher's control
+    variable (jiobench.run.wire.CONTROL_VARIABLE) would make it look for the launcher that set it."""
+    return {key: value for key, value in os.environ.items() if key != "JIOBENCH_CONTROL"}
+
+
 @functools.cache
 def description(java: Optional[str] = None) -> dict:
     """The runner's description, as the runner JAR prints it; a UsageError where there is none."""
     java = java or default_java()
     if not JAR.is_file():
         raise UsageError(f"the runner is not built ({JAR} is missing): run 'make build' in {HOME}")
-    # A launcher's control variable would make the JVM look for the launcher that set it.
-    env = {key: value for key, value in os.environ.items() if key != "JIOBENCH_CONTROL"}
+    env = solo_environment()
     try:
         done = subprocess.run([java, "-jar", str(JAR), "--describe"], capture_output=True, text=True, env=env,
                               timeout=120)

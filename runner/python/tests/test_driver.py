@@ -15,7 +15,7 @@ import pytest
 from conftest import HOME
 from jiobench.model import perrank, reduce
 from jiobench.run import collect, driver, endings
-from jiobench.run.driver import FIRST, Driver, memory_refusal, said_once, shared_file_refusal
+from jiobench.run.driver import FIRST, Driver, memory_refusal, error_lines, shared_file_refusal
 from jiobench.run.launching import shared_reads
 from jiobench.run.mpi import RANK_OVERHEAD_BYTES
 from jiobench.run.processes import PASSED_ON_STOP, STOP_NOTE_VARIABLE, STOP_SIGNALS
@@ -53,7 +53,7 @@ def test_a_host_whose_memory_is_out_of_sight_is_not_judged():
 
 
 def test_why_jvms_did_not_start_is_one_line_each_in_the_runner_s_words_or_as_an_error():
-    assert said_once(["Error occurred during initialization of VM\nToo small maximum heap", "",
+    assert error_lines(["Error occurred during initialization of VM\nToo small maximum heap", "",
                       "jiobench: rank 1: gone"]) == [
         "jiobench: error: Error occurred during initialization of VM Too small maximum heap", "jiobench: rank 1: gone"]
 
@@ -293,11 +293,17 @@ def test_jvms_not_ready_in_time_end_the_run_in_one_line_with_no_run_file(scripte
 
 
 def test_jvms_that_did_not_start_are_said_once_each_and_their_code_is_the_run_s(scripted, capsys):
-    code, _ = scripted.drive(NotStarted(exit=2, messages=["jiobench: rank 0: -b 1MiB is not a multiple of -t 3MiB",
-                                                          "Error occurred during initialization of VM"]))
+    code, _ = scripted.drive(NotStarted(exit=2, messages=["rank 0: -b 1MiB is not a multiple of -t 3MiB",
+                                                          "rank 1: Error occurred during initialization of VM"]))
     assert code == 2 and capsys.readouterr().err.splitlines() == [
-        "jiobench: rank 0: -b 1MiB is not a multiple of -t 3MiB",
-        "jiobench: error: Error occurred during initialization of VM"]
+        "jiobench: error: rank 0: -b 1MiB is not a multiple of -t 3MiB",
+        "jiobench: error: rank 1: Error occurred during initialization of VM"]
+
+
+def test_the_one_rank_whose_jvm_did_not_start_is_named(scripted, capsys):
+    code, _ = scripted.drive(NotStarted(exit=1, messages=["Error occurred during initialization of VM"], rank=1))
+    assert code == 1 and capsys.readouterr().err.splitlines() == [
+        "jiobench: error: rank 1: Error occurred during initialization of VM"]
 
 
 def test_a_later_fork_that_cannot_start_ends_the_run_as_a_failure_of_its_start(scripted, capsys):

@@ -15,7 +15,7 @@ import pytest
 
 from conftest import HOME, JIOBENCH, Run, assert_at_calibrated_rate, not_of_the_heap, per_rank
 from jiobench.model import reduce, runfile
-from jiobench.run import collect, mpj, mpj_daemon, mpj_install, mpj_job
+from jiobench.run import collect, mpj, mpj_daemon, mpj_install, mpj_job, wire
 from jiobench.run.request import RunRequest
 
 pytestmark = pytest.mark.runs
@@ -329,8 +329,8 @@ def test_the_rank_blamed_is_one_that_ended_without_a_word_never_one_that_lost_it
     dead = subprocess.Popen(["true"])
     dead.wait()
     pids = [os.getpid(), dead.pid if rank_1_dead else os.getpid(), 1]
-    printed = [mpj_job.TAG + json.dumps({"type": "ranks", "hosts": [here, here, "node2.invalid"], "pids": pids}),
-               mpj_job.TAG + json.dumps({"type": "abort", "rank": 0,
+    printed = [wire.MPJ_TAG + json.dumps({"type": "ranks", "hosts": [here, here, "node2.invalid"], "pids": pids}),
+               wire.MPJ_TAG + json.dumps({"type": "abort", "rank": 0,
                                      "message": "rank 0: MPJ Express failed in a collective: gone"}),
                f"Stopping Process <0> on <{here}>"]
     job = mpj_job.MpjJob(["printf", "%s\n", *printed], dict(os.environ), None, JAR, hold_output=False, size=3)

@@ -24,7 +24,7 @@ from typing import Iterable, Optional
 
 from ..model import perrank, repetitions, runfile, stats
 from . import collect
-from .endings import FAILED, run_exit_code, stopped_line
+from .endings import FAILED, named, run_exit_code, stopped_line
 from .launching import empty, files_to_empty, fork_tasks, run_environment, slurm_environment
 from .mpi import RANK_OVERHEAD_BYTES
 from .processes import PASSED_ON_STOP, STOP_NOTE_VARIABLE, STOP_SIGNALS
@@ -62,7 +62,7 @@ def load_writer_libraries() -> None:
     perrank.schema()
 
 
-def said_once(messages: list[str]) -> list[str]:
+def error_lines(messages: list[str]) -> list[str]:
     """The lines that say why JVMs did not start: each a line of its own, prefixed as an error
     unless the runner said it in its own words."""
     lines = [" ".join(message.split()) for message in messages]
@@ -218,13 +218,13 @@ class Driver:
                     self.start_collecting(event)
                 case NotStarted():
                     self.note_created(event.created)
-                    self.not_started(event.exit, event.messages, event.rank, task, label)
+                    self.not_started(event.exit, event.messages, event.rank, task, label, named(event.messages, event.rank))
                     return 0
                 case StartLate():
                     self.note_created(event.created)
                     line = deadline.missed(event.ranks, event.what) + (
                         f"; its JVM printed: {event.printed}" if event.printed else "")
-                    self.not_started(FAILED, [line], event.rank, task, label)
+                    self.not_started(FAILED, [line], event.rank, task, label, [line])
                     return 0
                 case PhaseRecords() if self.collector is not None:
                     reply = self.collector.phase(event.records)
@@ -289,12 +289,14 @@ class Driver:
             load_writer_libraries()  # before the first phase, not between two of them
         self.collector.start()
 
-    def not_started(self, code: int, messages: list[str], rank: Optional[int], task: str, label: str) -> None:
-        """The task's JVMs did not start: the first task's refusal, a later one's failure."""
+    def not_started(self, code: int, messages: list[str], rank: Optional[int], task: str, label: str,
+                    said: list[str]) -> None:
+        """The task's JVMs did not start: the first task's refusal (`said`, in lines that name the
+        ranks), a later one's failure (`rank`, where one alone failed)."""
         if task == FIRST:
             self.refused = code
             if self.transport.checks_every_rank:
-                for line in said_once(messages):
+                for line in error_lines(said):
                     print(line, file=sys.stderr, flush=True)
         elif self.ending is None:
             self.ending = collect.failure("; ".join(messages), rank, label)

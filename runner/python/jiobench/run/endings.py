@@ -8,7 +8,7 @@ rank) and the runner's JVMs (Main.java, through Wire.java) follow one rule: 0 do
 from __future__ import annotations
 
 import signal
-from typing import Optional
+from typing import Optional, Sequence
 
 from .processes import PASSED_ON_STOP
 
@@ -29,6 +29,20 @@ def run_exit_code(code: int = DONE, *, failed: bool = False, stop_signal: Option
     if stop_signal is not None:
         return signal_exit_code(stop_signal)
     return signal_exit_code(signal.Signals(-code).name) if code < 0 else code
+
+
+def complaints(said: Sequence[tuple[int, str]]) -> tuple[list[str], Optional[int]]:
+    """What the ranks that cannot go on said, from each one's (rank, text): one line where they all
+    said the same, else a line for each, naming its rank; and the rank, where one alone complained
+    (`named` names it in its line)."""
+    if len({text for _, text in said}) == 1:
+        return [said[0][1]], said[0][0] if len(said) == 1 else None
+    return [f"rank {rank}: {text}" for rank, text in said], None
+
+
+def named(lines: list[str], rank: Optional[int]) -> list[str]:
+    """The lines of `complaints`, each naming the one rank that said them, where one alone did."""
+    return lines if rank is None else [f"rank {rank}: {line}" for line in lines]
 
 
 def stopped_line(signal_name: str, phases_kept: bool) -> str:

@@ -15,15 +15,6 @@ from typing import Optional
 # Memory a rank needs besides its JVM's plan: the JVM itself and its launcher.
 RANK_OVERHEAD_BYTES = 100 << 20
 
-# Rank 0's last line of output: the run's exit code. After an orderly end every launcher exits 0,
-# because MPI launchers take a rank's non-zero exit for a crash, kill the others and take seconds
-# to do it; a launcher that does crash exits non-zero and still takes the job down.
-EXIT_CODE_MARKER = b"\x1ejiobench-exit-code "
-# Each rank's first line, before MPI starts ("RANK HOST"), and rank 0's once every rank is in MPI:
-# `jiobench run` names the ranks that never got there.
-RANK_UP_MARKER = b"\x1ejiobench-rank-up "
-ALL_UP_MARKER = b"\x1ejiobench-all-up\n"
-
 
 @dataclass(frozen=True)
 class Mpi:

@@ -22,8 +22,9 @@ from typing import Optional, Union
 from ..errors import error
 from ..launchpaths import MPJ_DEVICES
 from ..model import runfile
-from . import collect
+from . import collect, wire
 from .driver import FIRST, Driver
+from .endings import complaints, named
 from .launching import available_memory, load_average
 from .mpj_daemon import DAEMON_PORT, PORT_MANAGER_PORT, STARTER_PORT, Daemon, DaemonFailed, free_ports, listening
 from .mpj_install import configuration, missing, private_home, run_home
@@ -168,12 +169,13 @@ class MpjRanks:
         try:
             messages = job.messages()
             for message in messages:
-                if message["type"] == "ready":
+                if message["type"] == wire.Kind.READY:
                     ready = message
                     break
-                if message["type"] in ("error", "failed"):
+                if message["type"] in (wire.Kind.REFUSED, wire.Kind.FAILED):
                     job.wait_end()
-                    yield NotStarted(exit=message.get("exit", 1), messages=message["messages"])
+                    lines, alone = said_by(message)
+                    yield NotStarted(exit=message.get("exit", 1), messages=lines, rank=alone)
                     return
             else:
                 raise JobBroken("the MPJ Express job ended before its ranks started")
@@ -186,11 +188,11 @@ class MpjRanks:
             yield Started(ready, runfile.new_run_id())
             job.output.release()
             for message in messages:
-                if message["type"] == "phase":
+                if message["type"] == wire.Kind.PHASE:
                     yield PhaseRecords([dict(record, host=job.hosts[record["rank"]]) for record in message["records"]])
-                elif message["type"] == "failed":
-                    raise JobBroken("; ".join(message["messages"]))
-                elif message["type"] == "finished":
+                elif message["type"] == wire.Kind.FAILED:
+                    raise JobBroken("; ".join(named(*said_by(message))))
+                elif message["type"] == wire.Kind.FINISHED:
                     job.wait_end()
                     yield Finished(message["exit"], message["messages"])
                     return
@@ -209,6 +211,14 @@ class MpjRanks:
         except JobStopped:
             job.end()
             yield self.stopped_event()
+
+
+def said_by(message: dict) -> tuple[list[str], Optional[int]]:
+    """What MPJ Express's rank 0 says the ranks that refused or failed said, as `complaints` has it;
+    its own word where it names no rank."""
+    if "ranks" not in message:
+        return message["messages"], None
+    return complaints(list(zip(message["ranks"], message["messages"])))
 
 
 def run(request: RunRequest, held: list[int]) -> int:

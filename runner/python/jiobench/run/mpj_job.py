@@ -4,7 +4,6 @@ that a rank whose JVM dies ends the whole job instead of leaving the others wait
 that broke it, and gives the job's ranks the run's --start-timeout to start and be ready."""
 from __future__ import annotations
 
-import json
 import queue
 import re
 import socket
@@ -15,13 +14,13 @@ import time
 from pathlib import Path
 from typing import Iterator, Optional
 
+from . import wire
 from .launching import ranks_on
 from .mpj_daemon import Daemon
 from .processes import alive, descendants_of, kill
 from .startup import HeldOutput, StartDeadline
 
 
-TAG = "@jiobench "
 # What MPJ's starter and daemon say about themselves: not the runner's output.
 MPJ_CHATTER = re.compile(r"^(MPJ Express \(|Starting process <|Stopping Process <|\w*@Ping#$)")
 # MPJ's starter, losing its daemon's connection as a job ends early, prints a stack trace of its own.
@@ -157,19 +156,19 @@ class MpjJob:
                     raise JobBroken(self._cause(f"MPJ Express's starter ended (exit code {self.process.returncode}) "
                                                 "before the ranks finished"))
                 return
-            if line.startswith(TAG):
-                message = json.loads(line[len(TAG):])
-                if message["type"] == "ranks":
+            message = wire.mpj_message(line)
+            if message is not None:
+                if message["type"] == wire.Kind.RANKS:
                     self.hosts, self.pids = message["hosts"], message["pids"]
                     self.placed.update(enumerate(self.hosts))
                     self.jvms.update(enumerate(self.pids))
                     continue
-                if message["type"] == "abort":
+                if message["type"] == wire.Kind.ABORT:
                     self._trouble(message.get("rank"), message["message"])
                     continue
-                if message["type"] == "ready":
+                if message["type"] == wire.Kind.READY:
                     self.deadline = None
-                self.finished = self.finished or message["type"] == "finished"
+                self.finished = self.finished or message["type"] == wire.Kind.FINISHED
                 yield message
             elif MPJ_CHATTER.match(line):
                 started, stopped = RANK_STARTED.match(line), RANK_STOPPED.match(line)
@@ -254,7 +253,7 @@ class MpjJob:
                 line = self.lines.get(timeout=POLL_S)
             except queue.Empty:
                 continue
-            if line is not None and not line.startswith(TAG) and not MPJ_CHATTER.match(line):
+            if line is not None and not line.startswith(wire.MPJ_TAG) and not MPJ_CHATTER.match(line):
                 self.output.add(line)
         self.end()
 

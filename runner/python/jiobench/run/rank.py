@@ -35,11 +35,10 @@ mpi4py.rc.finalize = True
 from mpi4py import MPI  # noqa: E402
 
 from ..model import runfile
-from . import collect
+from . import collect, wire
 from .driver import FIRST, Driver, load_writer_libraries
 from .launching import available_memory, load_average, ranks_on
 from .liveness import LOST_AFTER_SECONDS, Liveness, Lost, survivor_writing
-from .mpi import ALL_UP_MARKER, EXIT_CODE_MARKER, RANK_UP_MARKER
 from .placement import Placement
 from .rank_jvm import LOOK_SECONDS, STOP_GRACE_SECONDS, NotReady, RankJvm, file_identity, start_status
 from .request import RunRequest
@@ -255,7 +254,7 @@ class MpiRanks:
             return
         yield Started(ready, self.run_id)
         jvm.pass_through()
-        jvm.answer("start")
+        jvm.answer(wire.Answer.START)
         yield from self.serve(jvm)
 
     def files_seen(self, ready: dict) -> Optional[list]:
@@ -307,7 +306,7 @@ class MpiRanks:
         while True:
             message = jvm.receive(self.tend)
             kind = message["type"] if message else None
-            if kind in (None, "failed", "error"):
+            if kind in (None, wire.Kind.FAILED, wire.Kind.REFUSED):
                 text = "; ".join(message["messages"]) if message else jvm.death()
                 # Its end was the doing of a stop, or of another rank's failure, when one was asked.
                 asked = self.stop_signal or self.peer_failed
@@ -315,21 +314,21 @@ class MpiRanks:
                     self.liveness.announce_failure()
                 jvm.end()
                 self.round(status=None if asked else (FAILED, {"phase": jvm.phase, "when": jvm.when, "message": text}))
-            elif kind == "barrier":
+            elif kind == wire.Kind.BARRIER:
                 jvm.phase, jvm.when = message["phase"], "during"
                 self.round()
                 self.barrier_left = time.time()
-                jvm.answer("go")
-            elif kind == "wear-out":
+                jvm.answer(wire.Answer.GO)
+            elif kind == wire.Kind.WEAR_OUT:
                 jvm.answer(self.round(most=message["bytes"]))
-            elif kind == "repeat":
+            elif kind == wire.Kind.REPEAT:
                 going = yield RepeatAsked(message["fork"], message["approaches"])
                 # Rank 0 alone decides, from the phases it collected: every rank answers its JVM alike.
                 jvm.answer(",".join(self.rank_0_says(going)))
-            elif kind == "phase":
+            elif kind == wire.Kind.PHASE:
                 jvm.answer((yield from self.end_phase(message)))
                 jvm.when = "after"
-            elif kind == "finished":
+            elif kind == wire.Kind.FINISHED:
                 code = jvm.end()
                 ends = self.to_rank_0((message["exit"], message["messages"]))
                 said = [text for _, texts in ends for text in texts] if ends is not None else []
@@ -390,7 +389,7 @@ def say(marker: bytes) -> None:
 def main(argv: Optional[list[str]] = None) -> int:
     (request_json,) = sys.argv[1:] if argv is None else argv
     request = RunRequest.from_json(request_json)
-    say(RANK_UP_MARKER + f"{launcher_rank()} {socket.gethostname()}\n".encode())
+    say(wire.rank_up(launcher_rank(), socket.gethostname()))
     MPI.Init_thread()
     comm = MPI.COMM_WORLD
     if comm.Get_size() != request.ranks:
@@ -405,12 +404,12 @@ def main(argv: Optional[list[str]] = None) -> int:
         load_writer_libraries()
     ranks = MpiRanks(comm, request)
     if ranks.rank == 0:
-        say(ALL_UP_MARKER)
+        say(wire.ALL_UP_MARKER)
     driver = Driver(request, ranks)
     threading.Thread(target=watch_parent, args=(driver, ranks), daemon=True).start()
     code = driver.run()
     if ranks.rank == ranks.writer:
-        say(EXIT_CODE_MARKER + b"%d\n" % code)
+        say(wire.exit_code_line(code))
     if ranks.lost is not None:
         # MPI's finalize waits for every rank, the lost ones too.
         sys.stderr.flush()

@@ -2,7 +2,6 @@
 output, held back until it has started so that the ranks' start-up complaints are said once."""
 from __future__ import annotations
 
-import json
 import os
 import select
 import signal
@@ -11,6 +10,7 @@ import sys
 import threading
 from typing import Optional
 
+from . import wire
 from .startup import HeldOutput
 
 # How long a JVM asked to stop may take before it is killed.
@@ -53,7 +53,7 @@ class RankJvm:
         reply_read, reply_write = os.pipe()
         message_read, message_write = os.pipe()
         env = dict(os.environ)
-        env["JIOBENCH_CONTROL"] = f"{rank},{size},{host_runs},{reply_read},{message_write},{task}"
+        env[wire.CONTROL_VARIABLE] = wire.control(rank, size, host_runs, reply_read, message_write, task)
         # A process group of its own: MPI launchers signal each rank's group, and the JVM must hear
         # a stop from this launcher only, as a SIGTERM it handles, not die of a forwarded SIGUSR1.
         self.process = subprocess.Popen(command, env=env, pass_fds=(reply_read, message_write),
@@ -78,7 +78,7 @@ class RankJvm:
         What the JVM created is noted here, whatever is awaited."""
         while True:
             message = self.next_message(tend)
-            if message is None or message["type"] != "created":
+            if message is None or message["type"] != wire.Kind.CREATED:
                 return message
             self.created += message["files"]
 
@@ -95,7 +95,7 @@ class RankJvm:
                 return None
             self.unread += chunk
         line, self.unread = self.unread.split(b"\n", 1)
-        return json.loads(line)
+        return wire.message(line)
 
     def answer(self, text) -> None:
         try:
@@ -134,7 +134,7 @@ class RankJvm:
 
     def close(self) -> None:
         """Tells the JVM the run ends here and waits for it to go."""
-        self.answer("stop")
+        self.answer(wire.Answer.STOP)
         self.end()
 
     def death(self) -> str:
@@ -154,10 +154,10 @@ def start_status(jvm: RankJvm, first: Optional[dict]) -> tuple[int, str, Optiona
             return 2, (f"{jvm.process.args[0]} exited without running the jiobench runner"
                        + (f": {text}" if text else " (is it a Java 17 or newer runtime?)")), None
         return (2 if code in (1, 2) else code), text or f"{jvm.death()} before it started", None
-    if first["type"] == "error":
+    if first["type"] == wire.Kind.REFUSED:
         jvm.end()
         return first.get("exit", 2), "\n".join(first["messages"]), None
-    if first["type"] == "ready":
+    if first["type"] == wire.Kind.READY:
         return 0, "", first
     return 1, f"unexpected first message {first!r}", None
 

@@ -10,6 +10,7 @@ import os
 from typing import Optional, Union
 
 from . import collect
+from .endings import complaints
 from .launching import ranks_on
 from .limits import error_reports, start_limit_line
 from .placement import Placement
@@ -38,12 +39,8 @@ def start_failure(outcomes: list[tuple[int, str]], hosts: Placement) -> Union[No
             with contextlib.suppress(OSError):
                 os.unlink(report)
         return NotStarted(exit=1, messages=[limit])
-    if len({message for _, _, message in failed}) == 1:
-        messages = [failed[0][2]]
-    else:
-        messages = [f"jiobench: rank {rank}: {message or f'exited with code {code}'}" for rank, code, message in failed]
-    return NotStarted(exit=max(code for _, code, _ in failed), messages=messages,
-                      rank=failed[0][0] if len(failed) == 1 else None)
+    messages, alone = complaints([(rank, message or f"exited with code {code}") for rank, code, message in failed])
+    return NotStarted(exit=max(code for _, code, _ in failed), messages=messages, rank=alone)
 
 
 class RunEnds(Exception):

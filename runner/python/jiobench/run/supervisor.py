@@ -13,7 +13,7 @@ import threading
 from typing import Optional
 
 from ..errors import error
-from . import guardian, mpi
+from . import guardian, wire
 from .endings import run_exit_code, stopped_line
 from .processes import KILL_SECONDS, STOP_NOTE_VARIABLE, STOP_SIGNALS, end_session, escalate, kill, session_members
 from .request import RunRequest
@@ -61,18 +61,19 @@ class MpiLauncherJob:
         """Passes the ranks' output on as it comes, keeping rank 0's exit code line for itself and
         noting whether rank 0 said why the run stopped."""
         for line in lines:
-            if line.startswith(mpi.EXIT_CODE_MARKER):
-                self.run_exit_code = int(line[len(mpi.EXIT_CODE_MARKER):])
+            code = wire.read_exit_code(line)
+            if code is not None:
+                self.run_exit_code = code
                 lingering = threading.Timer(LAST_WORD_SECONDS, self.end_lingering)
                 lingering.daemon = True
                 lingering.start()
                 continue
-            if line.startswith(mpi.RANK_UP_MARKER):
-                rank, _, host = line[len(mpi.RANK_UP_MARKER):].decode(errors="replace").strip().partition(" ")
-                if rank.isdigit():
-                    self.up[int(rank)] = host
+            if line.startswith(wire.RANK_UP_MARKER):
+                up = wire.read_rank_up(line)
+                if up is not None:
+                    self.up[up[0]] = up[1]
                 continue
-            if line == mpi.ALL_UP_MARKER:
+            if line == wire.ALL_UP_MARKER:
                 self.all_up.set()
                 continue
             self.stop_said = self.stop_said or line.startswith(b"jiobench: stopped by")

@@ -88,7 +88,7 @@ final class Benchmark {
         Map<String, Object> environment = Environment.describe(geometry.file(),
                 geometry.transferSize() * geometry.batchSlots());
         environment.put("plan_memory_bytes", MemoryNeeds.bytes(settings, task.approaches(settings)));
-        if (!world.ready(settings.describe(), environment, created)) return 2;
+        if (!world.ready(settings.describe(), environment, created)) return Wire.MISTAKE;
         transfers = new Transfers(writePlan.fileOffsets(), writePlan.firstElements(elements.type()),
                 readPlan.fileOffsets(), readPlan.firstElements(elements.type()));
         verifiedFile = new VerifiedTransfers(settings.honesty().verify() ? writePlan.transferCount() : 0);
@@ -114,7 +114,7 @@ final class Benchmark {
             }
             if (!warmup) running = stillRunning(running, rep + 1 - settings.schedule().warmup());
         }
-        world.finish(firstFailure == null ? 0 : 1, firstFailure);
+        world.finish(firstFailure == null ? Wire.DONE : Wire.FAILED, firstFailure);
         return firstFailure == null ? 0 : 1;
     }
 

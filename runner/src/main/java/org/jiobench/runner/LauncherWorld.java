@@ -10,7 +10,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -28,8 +27,6 @@ import java.util.Map;
  * whose byte count is the answer.
  */
 final class LauncherWorld implements World {
-    static final String CONTROL_VARIABLE = "JIOBENCH_CONTROL";
-
     private final int rank;
     private final int size;
     private final int[] hostOfRank;
@@ -54,7 +51,7 @@ final class LauncherWorld implements World {
      */
     static LauncherWorld fromControl(String control) throws IOException {
         String[] fields = control.split(",");
-        if (fields.length != 6) throw new IOException(CONTROL_VARIABLE + " is malformed: " + control);
+        if (fields.length != 6) throw new IOException(Wire.CONTROL_VARIABLE + " is malformed: " + control);
         int rank = Integer.parseInt(fields[0].trim());
         int size = Integer.parseInt(fields[1].trim());
         return new LauncherWorld(rank, size, hostsOf(fields[2].trim(), size), Task.parse(fields[5].trim()),
@@ -82,7 +79,7 @@ final class LauncherWorld implements World {
     }
 
     private static IOException notRanksOf(String runs, int size) {
-        return new IOException(CONTROL_VARIABLE + ": the hosts '" + runs + "' are not those of " + size + " ranks");
+        return new IOException(Wire.CONTROL_VARIABLE + ": the hosts '" + runs + "' are not those of " + size + " ranks");
     }
 
     @Override public int rank() { return rank; }
@@ -97,27 +94,26 @@ final class LauncherWorld implements World {
 
     @Override
     public void created(List<Path> files) {
-        if (!files.isEmpty()) send(message("created", "files", absolute(files)));
+        if (!files.isEmpty()) send(Wire.created(files));
     }
 
     @Override
     public boolean ready(Map<String, Object> parameters, Map<String, Object> environment, List<Path> created)
             throws IOException {
-        send(message("ready", "parameters", parameters, "environment", environment,
-                "created", absolute(created)));
-        return reply().equals("start");
+        send(Wire.ready(parameters, environment, Wire.absolute(created)));
+        return reply().equals(Wire.START);
     }
 
     @Override
     public void barrier(String phase) throws IOException {
-        send(message("barrier", "phase", phase));
+        send(Wire.barrier(phase));
         String reply = reply();
-        if (!reply.equals("go")) throw new IOException("launcher answered '" + reply + "' to a barrier");
+        if (!reply.equals(Wire.GO)) throw new IOException("launcher answered '" + reply + "' to a barrier");
     }
 
     @Override
     public long wearOut(long bytes) throws IOException {
-        send(message("wear-out", "bytes", bytes));
+        send(Wire.wearOut(bytes));
         String reply = reply();
         try {
             return Long.parseLong(reply);
@@ -128,7 +124,7 @@ final class LauncherWorld implements World {
 
     @Override
     public long endPhase(RankRecord record, int blockRead) throws IOException {
-        send(message("phase", "records", List.of(record), "block_read", blockRead));
+        send(Wire.phase(record, blockRead));
         String reply = reply();
         try {
             return Long.parseLong(reply);
@@ -144,7 +140,7 @@ final class LauncherWorld implements World {
     /** The launcher answers with the ids that go on, comma-separated, or an empty line. */
     @Override
     public List<String> anotherRepetition(int fork, List<String> approaches) throws IOException {
-        send(message("repeat", "fork", fork, "approaches", approaches));
+        send(Wire.repeat(fork, approaches));
         String reply = reply();
         List<String> going = reply.isEmpty() ? List.of() : List.of(reply.split(","));
         if (!approaches.containsAll(going)) throw new IOException("launcher answered '" + reply + "' to a repeat");
@@ -153,28 +149,17 @@ final class LauncherWorld implements World {
 
     @Override
     public void reject(String message) {
-        send(message("error", "exit", 2, "messages", List.of(message)));
+        send(Wire.refused(message));
     }
 
     @Override
     public void fail(String message) {
-        send(message("failed", "messages", List.of(message)));
+        send(Wire.failed(message));
     }
 
     @Override
     public void finish(int exitCode, String message) {
-        send(message("finished", "exit", exitCode, "messages", message == null ? List.of() : List.of(message)));
-    }
-
-    private static List<String> absolute(List<Path> files) {
-        return files.stream().map(path -> path.toAbsolutePath().toString()).toList();
-    }
-
-    private static Map<String, Object> message(String type, Object... fields) {
-        Map<String, Object> message = new LinkedHashMap<>();
-        message.put("type", type);
-        for (int i = 0; i < fields.length; i += 2) message.put((String) fields[i], fields[i + 1]);
-        return message;
+        send(Wire.finished(exitCode, message == null ? List.of() : List.of(message)));
     }
 
     private void send(Map<String, Object> message) {
@@ -186,7 +171,7 @@ final class LauncherWorld implements World {
     private String reply() throws IOException {
         String line = replies.readLine();
         if (line == null) throw new EOFException("the launcher closed the control pipe");
-        if (line.trim().equals("stop")) throw new RunStopped("the launcher ended the run");
+        if (line.trim().equals(Wire.STOP)) throw new RunStopped("the launcher ended the run");
         return line.trim();
     }
 }

@@ -6,10 +6,11 @@ import picocli.CommandLine;
 
 /**
  * Entry point of the per-rank JVM. Exit codes: 0 done, 1 the run failed (I/O error, wrong data,
- * a bug), 2 a user mistake found before any phase ran, 128 + the signal when a signal stopped it.
+ * a bug), 2 a user mistake found before any phase ran, 128 + the signal when a signal stopped it
+ * ({@link Wire}).
  *
  * <p>The World comes from how the runner was started: by MPJ Express's starter (it puts its own
- * arguments first), by the mpi4py launcher (it sets {@value LauncherWorld#CONTROL_VARIABLE}), or by
+ * arguments first), by the mpi4py launcher (it sets {@value Wire#CONTROL_VARIABLE}), or by
  * hand.
  */
 public final class Main {
@@ -55,11 +56,11 @@ public final class Main {
     static int run(String[] args) {
         World world;
         try {
-            String control = System.getenv(LauncherWorld.CONTROL_VARIABLE);
+            String control = System.getenv(Wire.CONTROL_VARIABLE);
             world = control == null ? new SoloWorld(System.out, System.err) : LauncherWorld.fromControl(control);
         } catch (IOException | IllegalArgumentException e) {
             System.err.println("jiobench: error: cannot reach the launcher: " + e.getMessage());
-            return 1;
+            return Wire.FAILED;
         }
         return run(args, world);
     }
@@ -71,14 +72,14 @@ public final class Main {
         Description.addTo(cli);
         cli.setParameterExceptionHandler((problem, ignored) -> {
             world.reject(problem.getMessage() + " (see --help)");
-            return 2;
+            return Wire.MISTAKE;
         });
         cli.setExecutionExceptionHandler((problem, ignored, parsed) -> {
             if (problem instanceof UsageError) {
                 world.reject(problem.getMessage());
-                return 2;
+                return Wire.MISTAKE;
             }
-            if (problem instanceof RunStopped) return stoppedExitCode();
+            if (problem instanceof RunStopped) return Wire.stopped(StopRequest.signal());
             if (problem instanceof IOException) {
                 world.fail(problem.getMessage());
             } else {
@@ -86,18 +87,8 @@ public final class Main {
                 problem.printStackTrace();
                 world.fail("internal error: " + problem + " (stack trace on stderr)");
             }
-            return 1;
+            return Wire.FAILED;
         });
         return cli.execute(args);
-    }
-
-    private static int stoppedExitCode() {
-        String signal = StopRequest.signal();
-        if (signal == null) return 1;
-        return 128 + switch (signal) {
-            case "SIGHUP" -> 1;
-            case "SIGINT" -> 2;
-            default -> 15;
-        };
     }
 }

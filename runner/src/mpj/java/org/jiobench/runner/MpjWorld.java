@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -30,14 +29,13 @@ import mpi.MPI;
  * starts when it returns (System.nanoTime; MPJ's Wtime ticks in whole seconds).
  *
  * <p>Rank 0 tells the Python side what happens, on standard output (where MPJ relays the output of
- * every rank), one line per event: {@value #TAG} and a JSON object whose type is ranks (hosts and
+ * every rank), one line per event: {@value Wire#MPJ_TAG} and a JSON object ({@link Wire}) whose type is ranks (hosts and
  * process ids), ready (parameters, environment, the files the run created), error (options
  * rejected), phase (every rank's record), failed or finished (exit code and messages): the types
  * and fields {@link LauncherWorld} sends for the same events. A rank whose MPI calls themselves
  * fail prints abort, and the Python side then ends the job's processes.
  */
 final class MpjWorld implements World {
-    static final String TAG = "@jiobench ";
     /** What the Python side puts before the runner's options: which task of the run this job runs. */
     private static final String TASK_OPTION = "--task=";
 
@@ -98,20 +96,20 @@ final class MpjWorld implements World {
         try {
             world = new MpjWorld(MPI.Init(mpjArguments), out);
         } catch (RuntimeException e) {
-            print(out, message("abort", "rank", null, "message", "MPJ Express could not start this rank: " + e));
+            print(out, Wire.abort(null, "MPJ Express could not start this rank: " + e));
             return;
         }
         try {
             world.hello();
             Main.run(world.runnerArguments, world);
         } catch (IOException | RuntimeException | Error e) {
-            world.fail("rank " + world.rank + ": " + e);
+            world.fail(e.toString());
         }
         if (world.broken) return;
         try {
             MPI.Finalize();
         } catch (RuntimeException e) {
-            print(out, message("abort", "rank", world.rank, "message", "rank " + world.rank + ": MPI.Finalize: " + e));
+            print(out, Wire.abort(world.rank, "rank " + world.rank + ": MPI.Finalize: " + e));
         }
     }
 
@@ -129,7 +127,7 @@ final class MpjWorld implements World {
             hostOfRank[r] = numbers.computeIfAbsent(round.texts()[r], name -> numbers.size());
         }
         for (int r = 0; r < size; r++) if (round.values()[r] == pid && round.texts()[r].equals(host)) ranksInThisJvm++;
-        if (rank == 0) print(message("ranks", "hosts", round.texts(), "pids", round.values()));
+        if (rank == 0) print(Wire.ranks(round.texts(), round.values()));
     }
 
     @Override public int rank() { return rank; }
@@ -157,7 +155,7 @@ final class MpjWorld implements World {
         if (rank == 0) {
             Set<String> all = new LinkedHashSet<>();
             for (String text : round.texts()) if (!text.isEmpty()) all.addAll(List.of(text.split("\0")));
-            print(message("ready", "parameters", parameters, "environment", environment, "created", all));
+            print(Wire.ready(parameters, environment, List.copyOf(all)));
         }
         return true;
     }
@@ -176,7 +174,7 @@ final class MpjWorld implements World {
     public long endPhase(RankRecord record, int blockRead) throws IOException {
         Round round = round(Step.RECORD, record.bytes(), Json.line(record));
         // Each text is one record as Json wrote it: the line is their JSON array.
-        if (rank == 0) print("{\"type\":\"phase\",\"records\":[" + String.join(",", round.texts()) + "]}");
+        if (rank == 0) print(Wire.phaseOfEveryRank(Arrays.asList(round.texts())));
         return round.values()[blockRead];
     }
 
@@ -196,7 +194,7 @@ final class MpjWorld implements World {
         over = true;
         if (rank == 0) {
             long exit = Arrays.stream(round.values()).max().orElse(exitCode);
-            print(message("finished", "exit", exit, "messages", nonEmpty(round.texts())));
+            print(Wire.finished(exit, nonEmpty(round.texts())));
         }
     }
 
@@ -222,8 +220,8 @@ final class MpjWorld implements World {
         boolean rejected = round.any(Step.REJECT);
         if (failed || rejected) {
             over = true;
-            if (rank == 0 && failed) print(message("failed", "messages", textsAt(round, Step.FAIL, true)));
-            if (rank == 0 && !failed) print(message("error", "exit", 2, "messages", textsAt(round, Step.REJECT, true)));
+            if (rank == 0 && failed) print(Wire.failed(round.ranksAt(Step.FAIL), textsAt(round, Step.FAIL)));
+            if (rank == 0 && !failed) print(Wire.refused(round.ranksAt(Step.REJECT), textsAt(round, Step.REJECT)));
             boolean expected = step == Step.FAIL || step == Step.REJECT || (step == Step.READY && !failed);
             if (!expected) throw new JobStopped(failed ? "another rank failed" : "another rank rejected the options");
             return round;
@@ -231,24 +229,15 @@ final class MpjWorld implements World {
         if (round.ranksAt(step).size() != size) {
             over = true;
             String steps = Arrays.toString(round.steps());
-            if (rank == 0) print(message("failed", "messages", List.of("the ranks are out of step: " + steps)));
+            if (rank == 0) print(Wire.failed("the ranks are out of step: " + steps));
             throw new JobStopped("the ranks are out of step: " + steps);
         }
         return round;
     }
 
-    /**
-     * The messages of the ranks at {@code step}, in rank order. Rejections that every rank made
-     * alike are said once; otherwise each names its rank.
-     */
-    private static List<String> textsAt(Round round, Step step, boolean nameRanks) {
-        List<Integer> ranks = round.ranksAt(step);
-        Set<String> distinct = new LinkedHashSet<>();
-        for (int r : ranks) distinct.add(round.texts()[r]);
-        if (!nameRanks || (distinct.size() == 1 && ranks.size() == round.steps().length)) {
-            return new ArrayList<>(distinct);
-        }
-        return ranks.stream().map(r -> "rank " + r + ": " + round.texts()[r]).toList();
+    /** The messages of the ranks at {@code step}, in rank order: the Python side says them. */
+    private static List<String> textsAt(Round round, Step step) {
+        return round.ranksAt(step).stream().map(r -> round.texts()[r]).toList();
     }
 
     private Round exchange(Step step, long value, String text) throws IOException {
@@ -274,7 +263,7 @@ final class MpjWorld implements World {
             over = true;
             broken = true;
             String problem = "rank " + rank + ": MPJ Express failed in a collective: " + e;
-            print(message("abort", "rank", rank, "message", problem));
+            print(Wire.abort(rank, problem));
             throw new JobStopped("MPJ Express failed: " + e);
         }
         Step[] steps = new Step[size];
@@ -292,19 +281,12 @@ final class MpjWorld implements World {
         return Arrays.stream(texts).filter(text -> !text.isEmpty()).toList();
     }
 
-    private static Map<String, Object> message(String type, Object... fields) {
-        Map<String, Object> message = new LinkedHashMap<>();
-        message.put("type", type);
-        for (int i = 0; i < fields.length; i += 2) message.put((String) fields[i], fields[i + 1]);
-        return message;
-    }
-
     private void print(Object message) {
         print(out, message);
     }
 
     private static void print(PrintStream out, Object message) {
-        out.println(TAG + (message instanceof String line ? line : Json.line(message)));
+        out.println(Wire.MPJ_TAG + (message instanceof String line ? line : Json.line(message)));
         out.flush();
     }
 }
