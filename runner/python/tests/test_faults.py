@@ -453,6 +453,9 @@ def written_file(tmp_path) -> Path:
 @pytest.mark.parametrize("change, forks, words", [
     ("truncate", "1", r"failed during raw-bytes read fork 1 rep 0 \(warm-up\): {file}: EOFException"),
     ("remove", "1", r"failed during the start of raw-bytes fork 1: {file} was removed while the run went on"),
+    # A file the run cannot look at is said as it is, never taken for a removed one.
+    ("loop", "1", r"failed during the start of raw-bytes fork 1: {file} could not be looked at while the run went on "
+                  r"\(Too many levels of symbolic links"),
     # In one JVM raw-bytes' read follows calibrate's at once: the removal is found between the
     # phases, or by the read's open if that came first.
     ("remove", "0", r"failed after .*: {file} was removed or replaced while the run went on \(found before |"
@@ -465,6 +468,8 @@ def test_a_file_changed_under_the_run_is_named_and_never_recreated(tmp_path, wri
         os.truncate(written_file, 1 << 20)
     else:
         written_file.unlink()
+    if change == "loop":
+        written_file.symlink_to(written_file.name)
     code, stderr, _ = job.finish()
     assert code == 1, stderr
     assert re.search(words.format(file=re.escape(str(written_file))), stderr), stderr
@@ -473,6 +478,7 @@ def test_a_file_changed_under_the_run_is_named_and_never_recreated(tmp_path, wri
     # Forks apart, the change lands in calibrate's JVM; in one JVM, raw-bytes may have read once before it.
     assert {p["approach"] for p in run["phases"]} == {"calibrate"} if forks == "1" else run["phases"]
     assert written_file.exists() == (change == "truncate"), "a run never creates (nor removes) the user's file"
+    assert written_file.is_symlink() == (change == "loop")
     job.assert_nothing_left()
 
 

@@ -277,8 +277,9 @@ def test_a_usage_mistake_is_one_line_and_exit_2(tmp_path, args):
 
 
 def test_a_brick_killed_mid_run_fails_the_phase_and_keeps_the_ones_before(tmp_path):
-    """A volume of its own: this one loses a server, one that holds a shard the run writes. The
-    file exists whole before the run (a shard created after the loss may go to another brick)."""
+    """A volume of its own: this one loses a server, one that holds a shard the run writes but not
+    the base file, so the loss is met by the write itself, whenever the run first looks at the file.
+    The file exists whole before the run (a shard created after the loss may go to another brick)."""
     directory = tmp_path / "volume"
     started = volume_script("start", str(directory))
     assert started.returncode == 0, started.stderr
@@ -287,7 +288,10 @@ def test_a_brick_killed_mid_run_fails_the_phase_and_keeps_the_ones_before(tmp_pa
         (mount / "f.dat").write_bytes(bytes(64 << 20))
         base = next((directory / "bricks").glob("*/f.dat"))
         gfid = uuid.UUID(bytes=os.getxattr(base, "trusted.gfid"))
-        holder = next(brick for brick in (directory / "bricks").iterdir() if any((brick / ".shard").glob(f"{gfid}.*")))
+        holders = [brick for brick in (directory / "bricks").iterdir()
+                   if brick != base.parent and any((brick / ".shard").glob(f"{gfid}.*"))]
+        assert holders, "the file's 15 shards all sit beside its base file"
+        holder = holders[0]
         status = volume_script("status", str(directory)).stdout
         brick = next(int(line.rsplit(" ", 1)[1]) for line in status.splitlines()
                      if line.startswith(f"brick {holder} pid "))

@@ -125,11 +125,17 @@ final class Targets {
         }
     }
 
-    private static Object identity(Path file) {
+    /**
+     * @return the file's device and inode, or null when it is gone; any other failure to look (a
+     * file server lost, a stale handle) is said as itself, never taken for a removal
+     */
+    private static Object identity(Path file) throws IOException {
         try {
             return Files.readAttributes(file, BasicFileAttributes.class).fileKey();
-        } catch (IOException gone) {
+        } catch (NoSuchFileException gone) {
             return null;
+        } catch (IOException e) {
+            throw new IOException(file + " could not be looked at while the run went on (" + reason(e) + ")", e);
         }
     }
 
