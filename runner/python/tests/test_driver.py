@@ -13,7 +13,7 @@ from typing import Callable, Optional, Union
 import pytest
 
 from conftest import HOME
-from jiobench.model import perrank, reduce
+from jiobench.model import perrank, reduce, stats
 from jiobench.run import collect, driver, endings
 from jiobench.run.driver import FIRST, Driver, memory_refusal, error_lines, shared_file_refusal
 from jiobench.run.launching import shared_reads
@@ -115,6 +115,7 @@ class ScriptedTransport:
         self.answers: list = []
         self.stops: list[str] = []
         self.deadline: Optional[StartDeadline] = None
+        self.tended: list[Callable[[], None]] = []  # the work done while the other ranks were answered
 
     def mpi(self) -> dict:
         return {"library": "scripted", "standard": "none"}
@@ -124,6 +125,10 @@ class ScriptedTransport:
 
     def stop(self, signal_name: str) -> None:
         self.stops.append(signal_name)
+
+    def tending(self, work: Callable[[], None]) -> None:
+        self.tended.append(work)
+        work()
 
     def agree(self, value) -> Agreed:
         return Agreed(value)
@@ -200,6 +205,20 @@ def test_a_run_to_its_end_writes_every_phase_and_removes_its_file(scripted, caps
         "each phase answered with what its records reduce to"
     assert not scripted.test_file.exists(), "the file the run created is removed"
     assert "Summary of measured phases" in out and out.splitlines()[-1] == str(scripted.results / "scripted.json")
+
+
+@pytest.mark.parametrize("repetitions, forks, loaded", [(6, 1, True), ("auto", 1, True), (5, 1, False),
+                                                       (1, 0, False)])
+def test_the_statistics_are_loaded_while_the_ranks_are_answered_only_where_an_interval_can_come(
+        scripted, repetitions, forks, loaded):
+    """scipy takes a second of CPU to load, which a small run need not pay; where it is loaded, the
+    transport goes on answering the other ranks meanwhile."""
+    scripted.ready["parameters"].update(repetitions=repetitions, forks=forks)
+    if repetitions == "auto":
+        scripted.ready["parameters"].update(ci_target=0.05, time_budget_s=60.0, max_reps=20)
+    code, transport = scripted.drive(*scripted.started(), Finished(0, []))
+    assert code == 0
+    assert transport.tended == ([stats.load_libraries] if loaded else [])
 
 
 def test_a_stop_keeps_the_phases_completed_before_and_exits_128_and_the_signal(scripted, capsys):

@@ -5,7 +5,10 @@ test_faults.py and test_node_loss.py hold the same with real processes, a frozen
 cut link."""
 from __future__ import annotations
 
+import threading
+import time
 from collections import Counter
+from types import SimpleNamespace
 
 import mpi4py
 import pytest
@@ -14,6 +17,7 @@ import pytest
 mpi4py.rc.initialize = False
 from jiobench.run.liveness import BEAT, FAILED, Liveness, Lost, survivor_writing  # noqa: E402
 from jiobench.run.placement import Placement  # noqa: E402
+from jiobench.run.rank import MpiRanks  # noqa: E402
 
 
 class Network:
@@ -245,3 +249,34 @@ def test_a_failure_costs_its_rank_a_message_a_node_and_every_other_rank_one():
 ])
 def test_the_run_file_is_written_by_a_rank_that_survives(hosts, lost, writer):
     assert survivor_writing(Placement.of_hosts(hosts), lost) == writer
+
+
+def test_work_done_while_tending_keeps_the_heartbeats_up_and_says_its_failure():
+    """Rank 0 loads scipy (a second, a minute on a crowded node) while it goes on beating."""
+    looks = []
+    rank = SimpleNamespace(tend=lambda: looks.append(time.monotonic()))
+    began = time.monotonic()
+    MpiRanks.tending(rank, lambda: time.sleep(0.5))
+    assert time.monotonic() - began >= 0.5
+    assert len(looks) >= 5 and max(b - a for a, b in zip([began, *looks], looks)) < 0.3, looks
+
+    def broken():
+        raise ImportError("no module named scipy")
+
+    with pytest.raises(ImportError, match="scipy"):
+        MpiRanks.tending(rank, broken)
+
+
+def test_a_rank_lost_while_work_is_done_ends_the_wait_at_once():
+    class RankLost(Exception):
+        pass
+
+    def tend():
+        raise RankLost
+
+    endless = threading.Event()
+    began = time.monotonic()
+    with pytest.raises(RankLost):
+        MpiRanks.tending(SimpleNamespace(tend=tend), endless.wait)
+    endless.set()
+    assert time.monotonic() - began < 1

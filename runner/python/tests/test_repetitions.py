@@ -59,3 +59,11 @@ def test_forks_share_the_minimum_and_ask_for_more_forks_when_short_of_the_target
 def test_the_stop_says_how_many_repetitions_ran_and_how_wide_the_interval_was():
     stop = repetitions.stopped(phases([100] * 6), "c-posix", repetitions.TARGET, 7.0)
     assert stop == {"reason": "target", "reps": 6, "seconds": 7.0, "widest_share": 0.0}
+
+
+def test_an_interval_can_come_of_auto_or_of_six_repetitions_over_the_forks():
+    def can(reps, forks):
+        return repetitions.can_have_intervals({"repetitions": reps, "forks": forks})
+
+    assert can("auto", 0) and can(6, 0) and can(6, 1) and can(3, 2) and can(1, 6)
+    assert not can(5, 0) and not can(5, 1) and not can(2, 2) and not can(1, 5)

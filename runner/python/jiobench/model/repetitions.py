@@ -55,6 +55,12 @@ class Rule:
         return min(stats.NOISY_SHARE, self.ci_target)
 
 
+def can_have_intervals(parameters: Mapping) -> bool:
+    """Whether a run of these parameters can measure an approach the stats.MIN_REPS times an
+    interval needs: -i auto, or its repetitions times its forks."""
+    return parameters["repetitions"] == "auto" or parameters["repetitions"] * max(parameters["forks"], 1) >= stats.MIN_REPS
+
+
 def widest_share(measured: Sequence[Mapping]) -> float:
     """The largest half-width of an op's median interval, as a share of that median."""
     by_op: dict[str, list[float]] = {}

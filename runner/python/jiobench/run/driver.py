@@ -55,10 +55,9 @@ def task_label(parameters: dict, task: str) -> str:
 
 
 def load_writer_libraries() -> None:
-    """What the run file's writer computes with: numpy and scipy (the statistics), pyarrow (the
-    per-rank file). They take a second or more of CPU to load, which a node crowded with starting
-    JVMs stretches to a minute: loaded before anything waits on the writer."""
-    stats.load_libraries()
+    """What the run file's writer always needs: pyarrow (the per-rank file). A fifth of a second of
+    CPU, which a node crowded with starting JVMs stretches to seconds: loaded before anything
+    waits on the writer."""
     perrank.schema()
 
 
@@ -286,7 +285,11 @@ class Driver:
                               self.load_average, event.run_id)
         self.collector = collect.Collector(context, sys.stdout if self.writes() else open(os.devnull, "w"))
         if self.writes():
-            load_writer_libraries()  # before the first phase, not between two of them
+            # Before the first phase, not between two of them. The statistics' scipy, a second of
+            # CPU to load, only where an interval can come of the run.
+            load_writer_libraries()
+            if repetitions.can_have_intervals(self.parameters):
+                self.transport.tending(stats.load_libraries)
         self.collector.start()
 
     def not_started(self, code: int, messages: list[str], rank: Optional[int], task: str, label: str,

@@ -132,6 +132,10 @@ class MpjRanks:
         # This side runs on the launching node only: the other nodes' loads are out of its sight.
         return {socket.gethostname(): load_average()}
 
+    def tending(self, work) -> None:
+        # The job's ranks wait on this side's answers and watch no heartbeat of it.
+        work()
+
     def stop(self, signal_name: str) -> None:
         """Ends the job under way at its next look at its output (its phase cannot be completed)."""
         self.stop_signal = self.stop_signal or signal_name

@@ -24,7 +24,7 @@ import sys
 import threading
 import time
 from array import array
-from typing import Generator, Optional, Union
+from typing import Callable, Generator, Optional, Union
 
 import mpi4py
 
@@ -140,6 +140,25 @@ class MpiRanks:
             return self.comm.bcast(dict(loads) if loads is not None else None, root=0)
         except RunEnds:
             return dict([mine])
+
+    def tending(self, work: Callable[[], None]) -> None:
+        """Does `work` on a thread of its own while this rank keeps up its heartbeats."""
+        done = threading.Event()
+        failure: list[BaseException] = []
+
+        def do_work():
+            try:
+                work()
+            except BaseException as problem:  # said on this thread, below
+                failure.append(problem)
+            finally:
+                done.set()
+
+        threading.Thread(target=do_work, daemon=True).start()
+        while not done.wait(LOOK_SECONDS):
+            self.tend()
+        if failure:
+            raise failure[0]
 
     def stop(self, signal_name: str) -> None:
         """Asks this rank's JVM to end its phase; the next round tells every rank."""

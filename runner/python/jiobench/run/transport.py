@@ -13,7 +13,7 @@ to every other event. `NotStarted`, `StartLate`, `Finished` and `Ended` are a ta
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Generator, Optional, Protocol, Sequence, Union
+from typing import Any, Callable, Generator, Optional, Protocol, Sequence, Union
 
 from .startup import StartDeadline
 
@@ -143,3 +143,7 @@ class Transport(Protocol):
 
     def loads(self) -> dict[str, Optional[list[float]]]:
         """Every host's load average in sight, by host."""
+
+    def tending(self, work: Callable[[], None]) -> None:
+        """Does `work` while this process goes on answering the other ranks (their heartbeats), so
+        that a slow piece of work on a crowded node does not pass for a lost rank."""
