@@ -174,6 +174,19 @@ def reference_bytes(type_id: str, elements: range, seed: int, byte_order: str = 
     return bytes(out)
 
 
+def written_as_the_independent_writer(run: Run, approaches: list[str], target: Path, expected: bytes) -> None:
+    """Every approach of one run wrote `expected`, the independent writer's bytes: each in a JVM of
+    its own (--forks 1) on the file the run created, emptied before it (jiobench.run.launching
+    .files_to_empty), each write checked by --verify against the pattern's definition alone
+    (ExpectedData, which shares no code with the approaches' conversions), and the file the last
+    one left equals `expected`, which holds that definition to Python's struct."""
+    assert run.code == 0, run
+    writes = [p for p in run.file["phases"] if p["op"] == "write" and not p["warmup"]]
+    assert [p["approach"] for p in writes] == approaches, writes
+    assert all(p["verified"] is True and p["bytes"] == len(expected) for p in writes), writes
+    assert target.read_bytes() == expected, f"{approaches[-1]} wrote other bytes than the reference"
+
+
 @pytest.fixture(scope="session")
 def slurm():
     """A real single-node Slurm (slurm/local-cluster.sh) for the session; yields the environment

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from conftest import JIOBENCH, modern_java, reference_bytes
+from conftest import JIOBENCH, modern_java, reference_bytes, written_as_the_independent_writer
 
 pytestmark = pytest.mark.runs
 
@@ -21,19 +21,18 @@ needs_java22 = pytest.mark.skipif(JAVA22 is None, reason="no JDK 22 or newer in 
 
 
 def write_and_compare(jiobench, tmp_path, approaches, type_id, byte_order, java=None, extra=()):
-    """Each approach writes a 2-rank, 2-segment, shuffled file; each must equal the independent writer's."""
+    """The approaches write a 2-rank, 2-segment, shuffled file, each must equal the independent
+    writer's: see written_as_the_independent_writer."""
     seed, ranks, block, segments = 5, 2, 32 * 1024, 2
     element = {"byte": 1, "int": 4, "float": 4, "long": 8, "double": 8}[type_id]
     expected = reference_bytes(type_id, range(ranks * block * segments // element), seed, byte_order)
-    for approach in approaches:
-        target = tmp_path / f"{approach}-{type_id}-{byte_order}.dat"
-        # Small pieces, so that a transfer moves in several.
-        pieces = [f"--{approach}.piece-size", "3KiB"] if approach in PIECED else []
-        run = jiobench("-a", approach, "-w", "--keep", "--warmup", "0", "--type", type_id, "--byte-order", byte_order,
-                       "--seed", str(seed), "-b", "32KiB", "-t", "8KiB", "-s", str(segments), "--order", "shuffled",
-                       *pieces, *extra, "-o", str(target), ranks=ranks, java=java)
-        assert run.code == 0, run
-        assert target.read_bytes() == expected, f"{approach} wrote other bytes than the reference"
+    target = tmp_path / f"{type_id}-{byte_order}.dat"
+    # Small pieces, so that a transfer moves in several.
+    pieces = [arg for approach in approaches if approach in PIECED for arg in (f"--{approach}.piece-size", "3KiB")]
+    run = jiobench("-a", ",".join(approaches), "-w", "--keep", "--verify", "--forks", "1", "--warmup", "0",
+                   "--type", type_id, "--byte-order", byte_order, "--seed", str(seed), "-b", "32KiB", "-t", "8KiB",
+                   "-s", str(segments), "--order", "shuffled", *pieces, *extra, "-o", str(target), ranks=ranks, java=java)
+    written_as_the_independent_writer(run, approaches, target, expected)
 
 
 @pytest.mark.parametrize("byte_order", ["big", "little"])
@@ -67,7 +66,7 @@ def test_ffm_on_a_jdk_22_writes_the_independent_writers_bytes(jiobench, tmp_path
     # And the other ways ffm offers: a mapped segment, and MemorySegment.copy rather than the loop.
     other = {"int": ["--ffm.segment", "mapped"], "double": ["--ffm.copy", "bulk"]}.get(type_id)
     if other:
-        (tmp_path / f"ffm-{type_id}-{byte_order}.dat").unlink()
+        (tmp_path / f"{type_id}-{byte_order}.dat").unlink()
         write_and_compare(jiobench, tmp_path, ["ffm"], type_id, byte_order, java=JAVA22, extra=other)
 
 
