@@ -156,3 +156,19 @@ def test_ranks_that_write_no_run_file_never_load_pyarrow():
     imported = subprocess.run([sys.executable, "-c", "import sys, jiobench.run.collect; print('pyarrow' in sys.modules)"],
                               capture_output=True, text=True, check=True)
     assert imported.stdout.strip() == "False"
+
+
+def test_the_per_rank_file_is_written_without_loading_pandas(tmp_path):
+    """pandas takes half a second of CPU to load, at the end of every run, on the writer's critical path."""
+    script = ("import sys\n"
+              f"sys.path.insert(0, {str(HOME / 'bench')!r})\n"
+              "from scale_collector import synthetic_phases\n"
+              "from jiobench.model import perrank\n"
+              f"stream = perrank.Stream({str(tmp_path / 'f.parquet')!r})\n"
+              f"for records in synthetic_phases({RANKS}, {PHASES}):\n"
+              "    stream.append(records)\n"
+              "stream.close()\n"
+              "print('pandas' in sys.modules)\n")
+    written = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert written.stdout.strip() == "False"
+    assert len(pq.read_table(tmp_path / "f.parquet")) == RANKS * PHASES
