@@ -15,7 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from conftest import HOME
-from jiobench.model import perrank, reduce, runfile
+from jiobench.model import perrank, reduce
 from jiobench.run import collect
 
 sys.path.insert(0, str(HOME / "bench"))
