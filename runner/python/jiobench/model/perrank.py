@@ -12,9 +12,10 @@ module through its collector, and only rank 0 writes a per-rank file.
 from __future__ import annotations
 
 import functools
-import io
+import importlib.abc
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Mapping, Optional, Sequence, Union
 
@@ -49,29 +50,30 @@ def schema():
     return pa.schema([(name, types[kind]) for name, kind in COLUMNS])
 
 
-@functools.cache
-def _read_schema():
-    """The file's columns as pyarrow's JSON reader reads them: the names as plain text, which it
-    cannot read into a dictionary."""
-    import pyarrow as pa
+class _PandasUnseen(importlib.abc.MetaPathFinder):
+    """Refuses pandas to pyarrow's first look for it. Converting Python values for the first time,
+    pyarrow loads pandas to see whether they are pandas' own: half a second of CPU, on the writer's
+    critical path at the end of every run, for records that are plain dicts. Refused, pyarrow goes
+    on without pandas until something asks it for pandas' objects, and then imports it after all."""
 
-    return pa.schema([pa.field(field.name, pa.string()) if pa.types.is_dictionary(field.type) else field
-                      for field in schema()])
+    def find_spec(self, name, path=None, target=None):
+        if name == "pandas":
+            raise ImportError("pandas is not needed to write the per-rank file")
+        return None
 
 
 def _table(records: Sequence[Mapping]):
-    """The records as an Arrow table of the file's columns; keys beyond them are left out. Through
-    pyarrow's JSON reader, not Table.from_pylist: a conversion of Python values first loads pandas,
-    to see whether they are pandas' own (half a second of CPU at the end of every run, on the
-    writer's critical path), and the reader, in C++ alone, does not."""
-    import pyarrow.json as pa_json
+    """The records as an Arrow table of the file's columns; keys beyond them are left out."""
+    import pyarrow as pa
 
-    lines = "\n".join(json.dumps(record) for record in records).encode()
-    table = pa_json.read_json(io.BytesIO(lines),
-                              read_options=pa_json.ReadOptions(use_threads=False, block_size=len(lines) + 1),
-                              parse_options=pa_json.ParseOptions(explicit_schema=_read_schema(),
-                                                                 unexpected_field_behavior="ignore"))
-    return table.cast(schema())
+    unseen = None if "pandas" in sys.modules else _PandasUnseen()
+    if unseen:
+        sys.meta_path.insert(0, unseen)
+    try:
+        return pa.Table.from_pylist(list(records), schema=schema())
+    finally:
+        if unseen:
+            sys.meta_path.remove(unseen)
 
 
 class Stream:
