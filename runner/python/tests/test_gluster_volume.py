@@ -129,7 +129,7 @@ def test_every_approach_verifies_on_the_volume_and_calibrate_keeps_its_rate(volu
     rate_mib = 4  # 4 MiB at 4 MiB/s: a second per phase, long next to a FUSE open and the ranks' skew
     # data-stream writes at 10 KiB/s per rank here (a FUSE round trip per int): the deadline ends
     # its phases inside a transfer. One JVM a rank for every approach (--forks 0): what is tested
-    # is the volume, not the forks, and a JVM pair per approach cost 10 s a run.
+    # is the volume, not the forks, and a JVM pair per approach cost 15 to 35 s a run.
     run = jiobench_on(tmp_path / "results", "-a", "all", *layout, "-b", "4MiB", "-t", "1MiB", "-D", "1",
                       "--warmup", "0", "--forks", "0", "--verify", "--calibrate-rate", f"{rate_mib}MiB",
                       "-o", str(mount / "all.dat"), ranks=ranks, java=java)
