@@ -1,5 +1,6 @@
 package org.jiobench.runner;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
@@ -11,9 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import javax.management.JMException;
-import javax.management.ObjectName;
-import javax.management.openmbean.CompositeData;
 
 /** What this rank can tell about where it runs; the launcher adds hosts and MPI. */
 final class Environment {
@@ -82,14 +80,16 @@ final class Environment {
         return heap;
     }
 
-    /** A HotSpot flag's value through the platform's diagnostic bean, where this JVM has one. */
+    /**
+     * A HotSpot flag's value through the diagnostic bean itself, where this JVM has one (a JDK
+     * linked without jdk.management lacks its class): not through the platform's MBean server, whose
+     * start registers every platform bean, a cost every rank's and fork's JVM paid at its start.
+     */
     private static Optional<String> vmOption(String name) {
         try {
-            Object option = ManagementFactory.getPlatformMBeanServer().invoke(
-                    new ObjectName("com.sun.management:type=HotSpotDiagnostic"), "getVMOption",
-                    new Object[] {name}, new String[] {String.class.getName()});
-            return Optional.of((String) ((CompositeData) option).get("value"));
-        } catch (JMException | RuntimeException unknown) {
+            return Optional.of(ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).getVMOption(name)
+                    .getValue());
+        } catch (LinkageError | RuntimeException unknown) {
             return Optional.empty();
         }
     }
