@@ -19,11 +19,13 @@ from runner_tests import HOME, JIOBENCH, modern_java, slurm, wait_for_job  # noq
 # MiB/s per rank: calibrate takes a second over a 4 MiB block, against which the milliseconds a
 # busy machine adds to a rank's last wake-up stay small; no warm-up, to keep the points short.
 CALIBRATE_RATE = 4
-# Tiny blocks; points one at a time (--exclusive takes the node), so calibrate times alone.
+# Tiny blocks; points one at a time (--exclusive takes the node), so calibrate times alone. One
+# JVM a rank for every approach (--forks 0): what is tested is the sweep, not the forks.
 SIX_POINTS = ("--procs", "1,2,4", "--vary", "-t=1MiB,4MiB", "--exclusive")
 SIX_RUNS = ("-a", "calibrate,raw-bytes,bulk-jni", "-b", "4MiB", "--calibrate-rate", f"{CALIBRATE_RATE}MiB",
-            "--warmup", "0")
-SMALL_RUNS = ("-a", "calibrate,raw-bytes", "-b", "1MiB", "-t", "256KiB", "--calibrate-rate", "1MiB", "--warmup", "0")
+            "--warmup", "0", "--forks", "0")
+SMALL_RUNS = ("-a", "calibrate,raw-bytes", "-b", "1MiB", "-t", "256KiB", "--calibrate-rate", "1MiB", "--warmup", "0",
+              "--forks", "0")
 
 
 def sweep(*args: str, cwd: Path, env=None, timeout: float = 300) -> subprocess.CompletedProcess:
@@ -101,7 +103,7 @@ def test_a_cancelled_point_is_named_and_resume_runs_only_it(slurm, tmp_path):
     test_file = tmp_path / "f.dat"
     # calibrate at 1 MiB/s: a second a phase, so the first point is cancelled in the middle.
     done = sweep("--dir", str(directory), "--procs", "1,2", "--exclusive", "--submit", "--",
-                 "-a", "calibrate,raw-bytes", "-b", "1MiB", "-t", "256KiB", "--calibrate-rate", "1MiB",
+                 "-a", "calibrate,raw-bytes", "-b", "1MiB", "-t", "256KiB", "--calibrate-rate", "1MiB", "--forks", "0",
                  "-o", str(test_file), cwd=tmp_path, env=slurm)
     assert done.returncode == 0, done.stderr
     first, second = manifest(directory)["points"]

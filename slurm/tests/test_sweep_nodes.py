@@ -9,7 +9,8 @@ from pathlib import Path
 from runner_tests import JIOBENCH, virtual_cluster  # noqa: F401 (virtual_cluster: a fixture)
 
 TASKS_PER_NODE = 2
-SMALL_RUNS = ("-a", "c-posix,raw-bytes", "-b", "4MiB", "-t", "1MiB", "--warmup", "0", "--verify")
+# One JVM a rank for both approaches (--forks 0): what is tested is the sweep's placement.
+SMALL_RUNS = ("-a", "c-posix,raw-bytes", "-b", "4MiB", "-t", "1MiB", "--warmup", "0", "--forks", "0", "--verify")
 
 
 def sweep_on_node1(cluster, directory: Path, *args: str):
