@@ -113,7 +113,8 @@ def test_the_file_system_is_mounted_through_ceph_fuse_with_every_daemon_running(
 def test_a_striped_run_lays_its_file_over_the_osds_and_reads_back_what_it_wrote(volume, workdir, tmp_path):
     target = workdir / "striped.dat"
     run = volume.jiobench(tmp_path, "-a", "raw-bytes,c-posix", "-b", "8MiB", "-t", "1MiB", "-i", "1", "--warmup", "0",
-                          "--verify", "--keep", "--stripe-count", "3", "--stripe-size", "1MiB", "-o", str(target))
+                          "--forks", "0", "--verify", "--keep", "--stripe-count", "3", "--stripe-size", "1MiB",
+                          "-o", str(target))
     assert run.code == 0, run
     assert all(phase["verified"] is True for phase in run.file["phases"]), run.file["phases"]
     layout = run.file["environment"]["filesystem"]["layout"]

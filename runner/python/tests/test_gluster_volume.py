@@ -78,7 +78,7 @@ def test_a_shared_file_is_striped_as_shards_over_every_brick(volume, tmp_path):
     directory, mount = volume
     target = mount / "striped.dat"
     run = jiobench_on(tmp_path / "results", "-a", "raw-bytes,c-posix", "-b", "128MiB", "-t", "4MiB",
-                      "--warmup", "0", "--verify", "--keep", "-o", str(target))
+                      "--warmup", "0", "--forks", "0", "--verify", "--keep", "-o", str(target))
     assert all(p["verified"] is True for p in run["phases"]), run["phases"]
     # The first 4 MiB stay in the base file; each further 4 MiB is a shard named <gfid>.<index>,
     # on the brick its name hashes to: 63 shards over 4 bricks leave none empty. The bricks hold
@@ -222,7 +222,7 @@ def test_reorder_with_drop_cache_reads_and_verifies_the_other_rank_s_block(volum
 def test_direct_io_and_fsync_are_honoured_through_the_fuse_client(volume, tmp_path):
     _, mount = volume
     run = jiobench_on(tmp_path / "results", "-a", "c-posix,nio-bulk", "--direct", "-e", "-b", "4MiB", "-t", "1MiB",
-                      "--warmup", "0", "--verify", "-o", str(mount / "direct.dat"))
+                      "--warmup", "0", "--forks", "0", "--verify", "-o", str(mount / "direct.dat"))
     assert (run["parameters"]["direct"], run["parameters"]["fsync"]) == (True, True)
     assert [(p["approach"], p["op"]) for p in run["phases"]] == [("c-posix", "write"), ("c-posix", "read"),
                                                                  ("nio-bulk", "write"), ("nio-bulk", "read")]

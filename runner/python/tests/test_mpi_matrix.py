@@ -42,7 +42,9 @@ def run_file(tmp_path: Path) -> dict:
 
 @pytest.mark.parametrize("mpi", MPIS)
 def test_a_verified_run_on_each_mpi(tmp_path, mpi):
-    job = jiobench(mpi, tmp_path, "-a", "raw-bytes,bulk-jni,calibrate", "-b", "1MiB", "-t", "256KiB", "--verify")
+    # One JVM a rank (--forks 0): what is tested is the MPI.
+    job = jiobench(mpi, tmp_path, "-a", "raw-bytes,bulk-jni,calibrate", "-b", "1MiB", "-t", "256KiB", "--verify",
+                   "--forks", "0")
     out, err = job.communicate(timeout=180)
     assert job.returncode == 0, err
     run = run_file(tmp_path)
