@@ -19,7 +19,7 @@ final class Environment {
     }
 
     /** HotSpot's flags that name the collector in use, with the name the run file gives it. */
-    private static final Map<String, String> COLLECTORS = Map.of("UseG1GC", "G1", "UseParallelGC", "Parallel",
+    static final Map<String, String> COLLECTORS = Map.of("UseG1GC", "G1", "UseParallelGC", "Parallel",
             "UseSerialGC", "Serial", "UseZGC", "ZGC", "UseShenandoahGC", "Shenandoah", "UseEpsilonGC", "Epsilon");
     /** An array's header before its first element: 16 bytes with compressed class pointers, HotSpot's default. */
     private static final long ARRAY_HEADER_BYTES = 16;
