@@ -592,7 +592,7 @@ def test_a_rank_that_stops_answering_before_the_first_phase_ends_the_run_in_one_
     """Rank 1's launcher frozen while its JVM starts: rank 0, its JVM up and the test file created,
     finds it silent, says so, and removes the file; there is no phase to keep."""
     java = tmp_path / "java"
-    java.write_text('#!/bin/sh\ncase "$JIOBENCH_CONTROL" in 1,*) sleep 120;; esac\nexec java "$@"\n')
+    java.write_text('#!/bin/sh\ncase "$JIOBENCH_CONTROL" in 1,*) exec sleep 120;; esac\nexec java "$@"\n')
     java.chmod(0o755)
     test_file = tmp_path / "f.dat"
     job = Job(tmp_path, "-a", "c-posix", "-b", "1MiB", "-o", str(test_file),
