@@ -111,17 +111,11 @@ def test_direct_io_on_a_file_system_that_refuses_it_is_one_line(jiobench, ramfs)
     assert os.listdir(ramfs) == [], "nothing is left behind"
 
 
+# The approaches' options that the runner's option checks alone refuse are among test_bad_input's
+# OPTION_MISTAKES; these two ask the file system for its block size.
 @pytest.mark.parametrize("args, message", [
-    (["-a", "data-stream", "--byte-order", "little"], "--byte-order little: data-stream writes big-endian only"),
-    (["-a", "encode-decode", "--byte-order", "little"], "--byte-order little: encode-decode writes big-endian only"),
-    (["--byte-order", "middle"], "unknown byte order 'middle' (expected big or little)"),
-    (["-a", "raw-bytes", "--direct"], "--direct: raw-bytes cannot open its file with O_DIRECT"),
-    (["-a", "mmap", "--direct"], "--direct: mmap cannot open its file with O_DIRECT"),
     (["-a", "c-swap", "--direct", "-t", "1000", "-b", "1000"], "--direct: transfer size 1000 bytes is not a multiple"),
     (["-a", "c-swap", "--direct", "--c-swap.piece-size", "6KiB"], "--direct: --c-swap.piece-size 6144 bytes is not"),
-    (["-a", "nio-bulk", "--nio-bulk.piece-size", "0"], "--nio-bulk.piece-size: '0' must be larger than zero"),
-    (["-a", "bulk-jni", "--bulk-jni.in-place", "maybe"], "--bulk-jni.in-place: 'maybe' is not one of always, auto, no"),
-    (["-a", "ffm"], "approach 'ffm' is unavailable: needs a JDK 22 or newer, and this JVM is 17"),
 ])
 def test_what_cannot_work_is_refused_in_one_line(jiobench, tmp_path, args, message):
     run = jiobench(*args, "-o", str(tmp_path / "f.dat"), ranks=2, timeout=60, results=False)
