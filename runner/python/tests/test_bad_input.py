@@ -70,6 +70,8 @@ OPTION_MISTAKES = [
     Mistake("approach-empty", ["--", "-a", ""], "names an empty approach"),
     Mistake("block-not-multiple", ["--", "-b", "3MiB", "-t", "2MiB"], "is not a multiple of transfer size"),
     Mistake("transfer-not-whole-elements", ["--", "-b", "12", "-t", "6", "--type", "long"], "not a multiple of the long size"),
+    Mistake("operations-smaller-than-an-element", ["--", "-a", "raw-bytes", "-b", "1KiB", "-t", "1"],
+            "transfer size 1 is not a multiple of the int size (4 bytes; --type byte allows any size)"),
     Mistake("block-zero", ["--", "-b", "0"], "must be larger than zero"),
     Mistake("transfer-negative", ["--", "-t", "-4MiB"], "is not a size"),
     Mistake("size-unit-unknown", ["--", "-t", "4XB"], "is not a size"),

@@ -1,11 +1,9 @@
 """End to end: bin/jiobench under real mpirun, 1 to 4 ranks, real JVMs, real files."""
 from __future__ import annotations
 
-import subprocess
-
 import pytest
 
-from conftest import JIOBENCH, assert_at_calibrated_rate, reference_bytes, written_as_the_independent_writer
+from conftest import assert_at_calibrated_rate, reference_bytes, written_as_the_independent_writer
 
 pytestmark = pytest.mark.runs
 
@@ -137,34 +135,6 @@ def test_a_deadline_stonewalls_a_slow_phase_and_reads_only_what_was_written(jiob
     assert write["stonewalled"] is True and write["bytes"] < 2 * 4 * 1024 * 1024
     assert read["verified"] is True and read["bytes"] <= write["bytes"]
     assert "stonewalled" in run.stdout
-
-
-@pytest.mark.parametrize("args, message", [
-    (["-a", "no-such-approach"], "unknown approach 'no-such-approach'"),
-    (["-b", "3MiB", "-t", "2MiB"], "is not a multiple of transfer size"),
-    (["-b", "12", "-t", "6", "--type", "long"], "not a multiple of the long size"),
-    (["-b", "0"], "must be larger than zero"),
-    (["-t", "-4MiB"], "is not a size"),
-    (["-o", "/proc/self/jiobench.dat"], "cannot write in directory /proc/self"),
-    (["-o", "/nonexistent-dir/jiobench.dat"], "directory /nonexistent-dir does not exist"),
-    (["-r", "-o", "missing.dat"], "does not exist: nothing to read"),
-])
-def test_bad_input_is_one_line_and_exit_two(jiobench, args, message):
-    run = jiobench(*args, ranks=2, timeout=60, results=False)
-    assert run.code == 2, run
-    lines = run.stderr.strip().splitlines()
-    assert len(lines) == 1, run
-    assert message in lines[0] and lines[0].startswith("jiobench: error: "), run
-    assert "Traceback" not in run.stderr and "Exception" not in run.stderr
-
-
-@pytest.mark.parametrize("launcher_args", [["--launcher", "foo"], ["-n", "x"], ["-n", "0"]])
-def test_bad_launcher_options_are_one_line_and_exit_two(launcher_args):
-    completed = subprocess.run([str(JIOBENCH), "run", *launcher_args, "--", "-a", "calibrate"],
-                               capture_output=True, text=True, timeout=60)
-    assert completed.returncode == 2, completed
-    lines = completed.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("jiobench: error: "), completed.stderr
 
 
 def test_an_existing_file_is_never_clobbered(jiobench, tmp_path):

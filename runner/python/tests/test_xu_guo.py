@@ -61,13 +61,6 @@ def test_a_deadline_ends_one_byte_operations_inside_a_batch_and_bookkeeping_is_m
         assert 0 < record["bookkeeping_s"] < record["transfer_s"], record
 
 
-def test_operations_smaller_than_an_element_need_the_byte_type(jiobench, tmp_path):
-    run = jiobench("-a", "raw-bytes", "-b", "1KiB", "-t", "1", "-o", str(tmp_path / "f.dat"), results=False)
-    assert run.code == 2
-    assert run.stderr.strip() == ("jiobench: error: transfer size 1 is not a multiple of the int size (4 bytes; "
-                                  "--type byte allows any size) (see --help)"), run
-
-
 def test_each_approach_writes_into_an_emptied_file_of_the_runs_own_and_never_into_a_users(jiobench, tmp_path):
     """A file written in large calls keeps large folios in the page cache, which make every later
     small write dearer: the next approach starts from an empty file, as the first one did."""
