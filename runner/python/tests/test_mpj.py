@@ -433,7 +433,7 @@ def start_holding(tmp_path: Path, device: str, *options: str) -> tuple[subproces
 @pytest.mark.parametrize("device, missing", [("niodev", "rank 1"), ("multicore", "ranks 0-2")])
 def test_ranks_not_ready_within_the_start_timeout_end_the_run_naming_them(tmp_path, device, missing):
     started = time.monotonic()
-    job, processes = start_holding(tmp_path, device, "--start-timeout=15")
+    job, processes = start_holding(tmp_path, device, "--start-timeout=8")
     try:
         out, err = job.communicate(timeout=60)
     finally:
@@ -441,7 +441,7 @@ def test_ranks_not_ready_within_the_start_timeout_end_the_run_naming_them(tmp_pa
             os.killpg(job.pid, signal.SIGKILL)
     assert job.returncode == 1, (out, err)
     assert err.splitlines() == [
-        f"jiobench: error: {missing} on {socket.gethostname()} did not start within --start-timeout 15 s"], err
+        f"jiobench: error: {missing} on {socket.gethostname()} did not start within --start-timeout 8 s"], err
     assert time.monotonic() - started < 30
     assert not [pid for pid in processes if alive(pid)], processes
     assert not processes_mentioning(str(tmp_path))
