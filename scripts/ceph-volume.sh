@@ -226,18 +226,15 @@ unmount_here() {
 stop() {
   # A teardown goes on past whatever fails: a half-started file system is the case it exists for.
   set +e
-  local pids=() pid mon_pid
-  mon_pid=$(cat "$run/mon.a.pid" 2>/dev/null)
-  for pid in $(recorded_pids); do [ "$pid" = "$mon_pid" ] || pids+=("$pid"); done
+  local pids pid left=()
+  pids=($(recorded_pids))
   if mounted; then
     fusermount -u "$mnt" 2>/dev/null || umount "$mnt" 2>/dev/null || umount -l "$mnt"
   fi
-  # The clients, the MDS, the OSDs and the manager go first, all at once; the monitor last, so none
-  # of them waits for it while it stops.
-  terminate "${pids[@]}"
-  terminate "$mon_pid"
-  local left=()
-  for pid in "$mon_pid" "${pids[@]}"; do ! ours "$pid" || left+=("$pid"); done
+  # Killed, not asked to stop: what they keep is removed below, and asked, they took 5 s to stop
+  # (10 s with the MDS lost).
+  end_now "${pids[@]}"
+  for pid in "${pids[@]}"; do ! ours "$pid" || left+=("$pid"); done
   if [ ${#left[@]} -gt 0 ]; then
     echo "$me: processes ${left[*]} survived SIGKILL" >&2
     exit 1

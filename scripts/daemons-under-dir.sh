@@ -46,6 +46,12 @@ terminate() {  # terminate PID...: TERM to all at once, a grace period, then KIL
   wait_for 5 gone "$@"
 }
 
+end_now() {  # end_now PID...: KILL to all at once, for daemons whose state is removed with them
+  local pid
+  for pid in "$@"; do ! ours "$pid" || kill -9 "$pid" 2>/dev/null; done
+  wait_for 5 gone "$@"
+}
+
 port_taken() {  # port_taken ADDRESS PORT: something listens on the TCP port there or on every address
   local a b c d ours_hex port_hex
   IFS=. read -r a b c d <<<"$1"
