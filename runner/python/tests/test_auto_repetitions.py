@@ -88,19 +88,6 @@ def test_the_cap_stops_the_repetitions(jiobench):
     assert len(measured_reps(run.file, "calibrate")) == 8
 
 
-@pytest.mark.parametrize("args, message", [
-    (["-i", "3", "--ci-target", "5%"], "--ci-target applies to -i auto only"),
-    (["-i", "auto", "--ci-target", "five"], "'five' is not a share (5% or 0.05)"),
-    (["-i", "auto", "--time-budget", "0s"], "--time-budget must be more than 0"),
-    (["-i", "auto", "--max-reps", "5"], "--max-reps must be at least 6"),
-    (["-i", "many"], "-i many: give a count or auto"),
-], ids=["target-without-auto", "target-not-a-share", "budget-zero", "cap-below-minimum", "count-not-a-number"])
-def test_auto_options_given_wrong_are_refused_in_one_line(jiobench, args, message):
-    run = jiobench(*CALIBRATE, *args)
-    assert run.code == 2, run
-    assert len(run.stderr.strip().splitlines()) == 1 and message in run.stderr, run
-
-
 def test_a_runner_started_by_hand_cannot_decide_and_says_so(tmp_path):
     jar = JIOBENCH.parent.parent / "runner" / "target" / "jiobench-runner.jar"
     done = subprocess.run(["java", "-jar", str(jar), *CALIBRATE, "-i", "auto"], cwd=tmp_path,

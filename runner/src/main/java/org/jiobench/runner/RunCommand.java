@@ -323,12 +323,13 @@ final class RunCommand implements Callable<Integer> {
             require(count > 0, "repetitions must be at least 1");
             return new Repetitions(count, 0, 0, 0);
         }
-        require(world.decidesRepetitions(), "-i auto: the launcher decides each next repetition from every rank's "
-                + "phases, and this one cannot (" + world.describe() + "); give a count (-i N)");
         require(ciTarget > 0 && ciTarget < 1, "--ci-target must be more than 0% and less than 100%");
         require(timeBudget > 0, "--time-budget must be more than 0");
         require(maxReps >= AUTO_MIN_REPS, "--max-reps must be at least " + AUTO_MIN_REPS
                 + " (the fewest repetitions with a 95% interval of the median)");
+        // After the values, so that a dry run checks them as a rank's runner would.
+        require(world.decidesRepetitions(), "-i auto: the launcher decides each next repetition from every rank's "
+                + "phases, and this one cannot (" + world.describe() + "); give a count (-i N)");
         return new Repetitions(0, ciTarget, timeBudget, maxReps);
     }
 
