@@ -550,12 +550,12 @@ def test_a_rank_that_never_gets_into_mpi_ends_the_run_naming_it(tmp_path):
     (hook / "sitecustomize.py").write_text(HANG_BEFORE_MPI)
     started = time.monotonic()
     job = Job(tmp_path, "-a", "c-posix", "-b", "1MiB", env=dict(os.environ, PYTHONPATH=str(hook)),
-              own=["--start-timeout", "8"])
+              own=["--start-timeout", "5"])
     job.note_members()
     code, stderr, _ = job.finish()
     assert code == 1, stderr
     assert time.monotonic() - started < 40, stderr
-    assert f"jiobench: error: rank 1 was not up within --start-timeout 8 s, or MPI did not start across them " \
+    assert f"jiobench: error: rank 1 was not up within --start-timeout 5 s, or MPI did not start across them " \
            f"(ranks up: 0 on {os.uname().nodename})" in stderr, stderr
     job.assert_nothing_left()
 
