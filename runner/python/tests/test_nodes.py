@@ -115,6 +115,12 @@ def cached(cluster: VirtualCluster, node: int, path: Path) -> tuple[int, int]:
     return int(resident), int(size)
 
 
+def holds_the_file(resident: int, size: int) -> bool:
+    """Whether a client's page cache holds the file, but for the few pages that may go on their
+    own, even right after a read of all of it (20 of 12,288 once; 9 of 6,144 another time)."""
+    return resident >= size * 9 // 10
+
+
 def jiobench_processes(cluster: VirtualCluster) -> dict[str, list[int]]:
     """By node, the live processes of jiobench there: JVMs, and Python running jiobench's modules
     (`jiobench run`, each rank's launcher, the srun that starts them). Matched on the command
@@ -242,7 +248,7 @@ def test_drop_cache_empties_the_client_cache_of_each_node_of_the_run_only(virtua
         read = cluster.exec(node, "dd", f"if={test_file}", "of=/dev/null", "bs=1M", "status=none", timeout=60)
         assert read.returncode == 0, read
     before = [cached(cluster, node, test_file) for node in (1, 2, 3)]
-    assert all(resident == size >= 16 << 20 for resident, size in before), before
+    assert all(size >= 16 << 20 and holds_the_file(resident, size) for resident, size in before), before
     run, served = profiled(cluster, lambda: in_allocation(cluster, directory, ONE_PER_NODE, 2,
                                                           [*common, "-r", "-i", "2", "--drop-cache", "--verify"]))
     assert run["environment"]["ranks_per_host"] == {"node1": 1, "node2": 1}
@@ -250,8 +256,7 @@ def test_drop_cache_empties_the_client_cache_of_each_node_of_the_run_only(virtua
     assert read_by_the_nodes(run) == 2 * 2 * (8 << 20)
     assert served["read"] >= read_by_the_nodes(run) - CLIENT_PAGES, served
     resident, size = cached(cluster, 3, test_file)
-    # A few pages may go on their own (20 of 12,288 once), never the file.
-    assert resident >= size * 9 // 10, (resident, size)
+    assert holds_the_file(resident, size), (resident, size)
     assert cluster.exec(1, "rm", str(test_file), timeout=30).returncode == 0
 
 
