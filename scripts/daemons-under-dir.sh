@@ -38,18 +38,17 @@ gone() {  # gone PID...: none of them is ours any more
   for pid in "$@"; do ! ours "$pid" || return 1; done
 }
 
-terminate() {  # terminate PID...: TERM to all at once, a grace period, then KILL
+end_now() {  # end_now PID...: KILL to all at once: daemons whose state goes with them, or past their grace
   local pid
-  for pid in "$@"; do ! ours "$pid" || kill "$pid" 2>/dev/null; done
-  wait_for 10 gone "$@" && return 0
   for pid in "$@"; do ! ours "$pid" || kill -9 "$pid" 2>/dev/null; done
   wait_for 5 gone "$@"
 }
 
-end_now() {  # end_now PID...: KILL to all at once, for daemons whose state is removed with them
+terminate() {  # terminate PID...: TERM to all at once, a grace period, then end_now
   local pid
-  for pid in "$@"; do ! ours "$pid" || kill -9 "$pid" 2>/dev/null; done
-  wait_for 5 gone "$@"
+  for pid in "$@"; do ! ours "$pid" || kill "$pid" 2>/dev/null; done
+  wait_for 10 gone "$@" && return 0
+  end_now "$@"
 }
 
 port_taken() {  # port_taken ADDRESS PORT: something listens on the TCP port there or on every address
