@@ -25,6 +25,7 @@ from conftest import HOME, run_bounded, wait_for_job
 pytestmark = pytest.mark.install
 
 USER = "jiobench-user"
+USER_HOME = Path("/home") / USER
 HIDDEN = ["/usr/lib/jvm", "/usr/share/maven", "/usr/share/java", "/usr/share/mpj"]
 JDKS = {"17": Path("/usr/lib/jvm/java-17-openjdk-amd64"), "25": Path("/usr/lib/jvm/temurin-25-jdk-amd64")}
 MAVEN = "3.9.16"
@@ -92,9 +93,11 @@ def maven_distribution() -> Path:
 def site():
     assert os.geteuid() == 0, "the test makes a user and a mount namespace: run it as root"
     assert Path("/usr/share/lmod/lmod/init/bash").is_file(), "Lmod is missing: scripts/debian-packages.sh test"
-    if subprocess.run(["id", USER], capture_output=True).returncode != 0:
-        subprocess.run(["useradd", "--create-home", "--shell", "/bin/bash", USER], check=True, timeout=60)
-    home = Path(os.path.expanduser(f"~{USER}"))
+    # A fresh user: a session stopped before this fixture's end leaves the user, or its home, behind.
+    remove_user()
+    subprocess.run(["useradd", "--create-home", "--home-dir", str(USER_HOME), "--shell", "/bin/bash", USER],
+                   check=True, timeout=60)
+    home = USER_HOME
     root = Path(tempfile.mkdtemp(prefix="jiobench-site-"))
     root.chmod(0o755)
     site = Site(root, home)
@@ -131,9 +134,15 @@ def site():
     shutil.copytree(Path.home() / ".m2" / "repository", home / ".m2" / "repository", symlinks=True)
     subprocess.run(["chown", "-R", f"{USER}:", str(home / ".m2")], check=True, timeout=60)
     yield site
-    subprocess.run(["pkill", "-KILL", "-u", USER], timeout=30)
-    subprocess.run(["userdel", "--remove", USER], capture_output=True, timeout=60)
+    remove_user()
     shutil.rmtree(root)
+
+
+def remove_user():
+    """The user, its processes and its home gone, where there is one."""
+    subprocess.run(["pkill", "-KILL", "-u", USER], capture_output=True, timeout=30)
+    subprocess.run(["userdel", "--remove", USER], capture_output=True, timeout=60)
+    shutil.rmtree(USER_HOME, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
