@@ -89,22 +89,24 @@ LAUNCHER_PACKAGES := numpy scipy pyarrow
 	$(call byte_compile,$(@D)/bin/python,$(@D)/lib)
 	touch $@
 
+# Every test, spread over the cores (pytest-xdist): the suite waits on daemons, JVM starts and
+# deadlines for much of its time. Each module runs whole on one worker, and those of one Slurm, one
+# virtual cluster or one set of analysis runs on the same worker (conftest.py).
 test: test-deps mpi4py $(MPI_VENVS)
 	$(MVN) install
 	$(APPCDS)
-	$(PYTHON) -m pytest -q
+	$(PYTHON) -m pytest -q -n auto --dist loadgroup
 
 # The fast tier, a few minutes once `make build` has run: the Java tests, every Python test that
 # needs no Slurm, cluster, volume, fresh install or real run (conftest.py marks each by what it
 # needs), a few real runs marked smoke, and the analysis tests over the runs that
-# docs/runs/analysis-tests keeps instead of runs taken afresh; spread over the cores (pytest-xdist),
-# which only this tier can be: the full suite's Slurm, cluster and volumes are one per session.
+# docs/runs/analysis-tests keeps instead of runs taken afresh; spread over the cores as `test` is.
 CHECK_TIER := smoke or not (runs or slurm or cluster or gluster or ceph or install)
 
 check: mpi4py
 	$(MVN) -q install
 	$(APPCDS)
-	$(PYTHON) -m pytest -q -n auto --kept-runs -m "$(CHECK_TIER)"
+	$(PYTHON) -m pytest -q -n auto --dist loadgroup --kept-runs -m "$(CHECK_TIER)"
 
 clean:
 	$(MVN) -q clean
