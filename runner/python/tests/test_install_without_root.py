@@ -26,6 +26,9 @@ pytestmark = pytest.mark.install
 
 USER = "jiobench-user"
 USER_HOME = Path("/home") / USER
+# The account's comment (passwd's fifth field): what tells the user these tests made from one of the
+# same name they did not, which they leave alone.
+USER_COMMENT = "jiobench test site"
 HIDDEN = ["/usr/lib/jvm", "/usr/share/maven", "/usr/share/java", "/usr/share/mpj"]
 JDKS = {"17": Path("/usr/lib/jvm/java-17-openjdk-amd64"), "25": Path("/usr/lib/jvm/temurin-25-jdk-amd64")}
 MAVEN = "3.9.16"
@@ -93,10 +96,11 @@ def maven_distribution() -> Path:
 def site():
     assert os.geteuid() == 0, "the test makes a user and a mount namespace: run it as root"
     assert Path("/usr/share/lmod/lmod/init/bash").is_file(), "Lmod is missing: scripts/debian-packages.sh test"
-    # A fresh user: a session stopped before this fixture's end leaves the user, or its home, behind.
+    # A fresh user: a session stopped before this fixture's end leaves its user behind.
     remove_user()
-    subprocess.run(["useradd", "--create-home", "--home-dir", str(USER_HOME), "--shell", "/bin/bash", USER],
-                   check=True, timeout=60)
+    assert not USER_HOME.exists(), f"{USER_HOME} is in the way of the test's user: not the tests' own, left alone"
+    subprocess.run(["useradd", "--create-home", "--home-dir", str(USER_HOME), "--comment", USER_COMMENT,
+                    "--shell", "/bin/bash", USER], check=True, timeout=60)
     home = USER_HOME
     root = Path(tempfile.mkdtemp(prefix="jiobench-site-"))
     root.chmod(0o755)
@@ -139,10 +143,13 @@ def site():
 
 
 def remove_user():
-    """The user, its processes and its home gone, where there is one."""
+    """The user these tests made, its processes and its home gone, where there is one."""
+    account = subprocess.run(["getent", "passwd", USER], capture_output=True, text=True, timeout=30).stdout
+    if not account:
+        return
+    assert account.split(":")[4] == USER_COMMENT, f"a user {USER} the tests did not make exists: left alone"
     subprocess.run(["pkill", "-KILL", "-u", USER], capture_output=True, timeout=30)
-    subprocess.run(["userdel", "--remove", USER], capture_output=True, timeout=60)
-    shutil.rmtree(USER_HOME, ignore_errors=True)
+    subprocess.run(["userdel", "--remove", USER], check=True, capture_output=True, timeout=60)
 
 
 @pytest.fixture(scope="module")
