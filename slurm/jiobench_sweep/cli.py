@@ -32,7 +32,7 @@ from jiobench.paths import HOME
 
 from . import presets, slurm
 from .jobs import check_slurm, launcher_of, render_all, run_words, write_jobs
-from .plan import SWEEP_OWNS, check_points, plan, seconds, tasks_per_node, varied
+from .plan import SWEEP_OWNS, check_points, place, plan, seconds, tasks_per_node, varied
 from .status import refresh, show_status
 from .templates import quoted
 
@@ -252,11 +252,11 @@ def new_sweep(options, argv: list[str]) -> int:
     if options.time:
         seconds(quoted("--time", options.time, sbatch_line=True))
     points, left_out = plan(options, dimensions)
-    for index, point in enumerate(points, start=1):
+    for index, point in enumerate(points):
         launcher = point["launcher"] or options.launcher
         if launcher and not LAUNCH_PATHS[launcher].spans_nodes and (point["nodes"] or 1) > 1:
-            raise UsageError(f"point {index} of {len(points)}, {point['id']} ({sweepfile.point_label(point)}): "
-                             f"{launcher} starts its ranks on one node; srun or mpirun spans several")
+            raise UsageError(f"{place(index, points)}: {launcher} starts its ranks on one node; srun or mpirun "
+                             "spans several")
     manifest = {
         "schema": sweepfile.SCHEMA, "created": now(), "command_line": ["jiobench", "sweep", *argv],
         "launcher": options.launcher or ("mpirun" if options.mode == "here" else "srun"),
@@ -268,7 +268,7 @@ def new_sweep(options, argv: list[str]) -> int:
     scripts = render_all(manifest, points)
     if options.mode in ("submit", "allocation"):
         check_slurm(manifest, points, options.mode)
-    check_points(points)
+    check_points(points, manifest["launcher"])
     check_test_files(directory, points, "pass --overwrite after '--' to write over it, or give another -o")
     make(missing)
     with sweepfile.working(directory):

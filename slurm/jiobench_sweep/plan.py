@@ -14,7 +14,7 @@ from typing import Optional, Sequence
 
 from jiobench.model import sweepfile
 from jiobench.errors import UsageError
-from jiobench.launchpaths import LAUNCH_PATHS
+from jiobench.launchpaths import LAUNCH_PATHS, is_mpj
 from jiobench.paths import JAR
 from jiobench.model.sweepfile import plural
 from jiobench.vocabulary import default_java, solo_environment
@@ -232,9 +232,16 @@ def dry_run(point: dict) -> tuple[Optional[dict], Optional[str]]:
         return None, f"{java} printed no parameters: is it a JDK 17 or later?"
 
 
-def check_points(points: list[dict]) -> None:
+def place(index: int, points: list[dict]) -> str:
+    """Which point a message is about: `point 2 of 6, p2-n1-t4MiB (1 proc, -t 4MiB)`."""
+    point = points[index]
+    return f"point {index + 1} of {len(points)}, {point['id']} ({sweepfile.point_label(point)})"
+
+
+def check_points(points: list[dict], launcher: str) -> None:
     """Every point through the runner's parser, in parallel; the first mistake in the sweep's
-    order is the one reported (once for all points when all have it)."""
+    order is the one reported (once for all points when all have it). `launcher` is the sweep's,
+    for the points that vary none."""
     if not JAR.is_file():
         raise UsageError(f"the runner is not built ({JAR} is missing): run 'make build'")
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
@@ -249,10 +256,12 @@ def check_points(points: list[dict]) -> None:
         if len(problems) == len(points) and len(messages) == 1:
             message = messages.pop()
             raise UsageError(message if message.startswith(JVM_FAILS) else f"{message} (see 'jiobench run -- --help')")
-        index, point, problem = problems[0]
-        raise UsageError(f"point {index + 1} of {len(points)}, {point['id']} ({sweepfile.point_label(point)}): "
-                         f"{problem}")
-    for point, (parameters, _) in zip(points, results):
+        index, _, problem = problems[0]
+        raise UsageError(f"{place(index, points)}: {problem}")
+    for index, (point, (parameters, _)) in enumerate(zip(points, results)):
+        if parameters["repetitions"] == "auto" and is_mpj(point["launcher"] or launcher):
+            raise UsageError(f"{place(index, points)}: -i auto: MPJ Express's ranks cannot hear the launcher "
+                             "decide each next repetition; give a count (-i N)")
         if not parameters["write"]:
             raise UsageError("a sweep's points write their own files: -r alone (read an existing file) "
                              "does not make a sweep")

@@ -17,9 +17,12 @@ from jiobench.errors import UsageError
 # Every phase ends 0.2 s after its barrier (-D): unbuffered 1-byte operations move a few MiB by
 # then. The runner plans every transfer ahead (36 bytes each), so a 16 MiB block is the most that
 # 1-byte operations leave room for in a default heap; phases of 512 B operations and larger end
-# within 50 ms and are marked short. One warm-up and three measured repetitions give each
-# point a median.
-SHARED = ("-b", "16MiB", "-D", "0.2", "-i", "3", "--warmup", "1")
+# within 50 ms and are marked short. One warm-up, then -i auto: at least the 6 measured
+# repetitions that a median's interval needs, more where those leave it wide, within 20 s of
+# phases a point (a few seconds an approach: the four presets' 26 points take 15 minutes or less).
+SHARED = ("-b", "16MiB", "-D", "0.2", "-i", "auto", "--time-budget", "20s", "--warmup", "1")
+# The runner options that only -i auto takes: a user's count (-- -i 3) drops the preset's too.
+AUTO_ONLY = ("--ci-target", "--time-budget", "--max-reps")
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,21 @@ def option_name(word: str, java: str | None = None) -> str | None:
     return word[:2]
 
 
+def repetitions_counted(runner_args: list[str], java: str | None = None) -> bool:
+    """Whether the user's runner options give -i a count rather than auto."""
+    for at, word in enumerate(runner_args):
+        if option_name(word, java) != "-i":
+            continue
+        if "=" in word:
+            value = word.split("=", 1)[1]
+        elif word.startswith("--") or word == "-i":
+            value = runner_args[at + 1] if at + 1 < len(runner_args) else ""
+        else:
+            value = word[2:]
+        return value != "auto"
+    return False
+
+
 def pairs(words: tuple[str, ...]) -> list[tuple[str, str]]:
     """A preset's runner options, all of which take a value, as (option, value)."""
     return list(zip(words[::2], words[1::2]))
@@ -86,6 +104,8 @@ def apply(name: str, vary: list[tuple[str, list[str]]], runner_args: list[str], 
     # By the runner's own names, so that `-- --block-size 64MiB` replaces a preset's `-b`.
     given = {vocabulary.option_name(option, java) for option, _ in vary}
     user_options = {option_name(word, java) for word in runner_args} - {None}
+    if repetitions_counted(runner_args, java):
+        user_options |= {vocabulary.option_name(option, java) for option in AUTO_ONLY}
     for option, _ in preset.vary:
         if option in user_options and option not in given:
             raise UsageError(f"{option}: the preset {name} varies it; --vary {option}=V1,V2,... gives its values")

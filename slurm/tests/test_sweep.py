@@ -333,6 +333,13 @@ def test_mpj_points_are_rendered_for_mpj_express_and_kept_to_one_node(tmp_path):
     assert steps[1].startswith(f"step {through_mpj['id']} \"$jiobench\" run --launcher mpj-niodev -n 2 --run-id "
                                f"{through_mpj['id']} -- "), steps[1]
 
+    counted = sweep("--dir", str(tmp_path / "auto"), "--procs", "2", "--vary", "launcher=srun,mpj-niodev",
+                    "--", *SMALL_RUNS, "-i", "auto", cwd=tmp_path)
+    assert counted.returncode == 2 and not (tmp_path / "auto").exists()
+    assert counted.stderr == ("jiobench: error: point 2 of 2, p2-n2-launcher-mpj-niodev (2 procs, launcher mpj-niodev): "
+                              "-i auto: MPJ Express's ranks cannot hear the launcher decide each next repetition; "
+                              "give a count (-i N)\n")
+
     refused = sweep("--dir", str(tmp_path / "two-nodes"), "--procs", "2", "--nodes", "2",
                     "--vary", "launcher=srun,mpj-niodev", "--", *SMALL_RUNS, cwd=tmp_path)
     assert refused.returncode == 2

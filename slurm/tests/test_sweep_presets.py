@@ -10,7 +10,7 @@ import pytest
 
 from test_sweep import manifest, sweep
 
-SHARED = ["-b", "16MiB", "-D", "0.2", "-i", "3", "--warmup", "1"]
+SHARED = ["-b", "16MiB", "-D", "0.2", "-i", "auto", "--time-budget", "20s", "--warmup", "1"]
 
 
 def points(directory: Path) -> list[tuple[str, list[str]]]:
@@ -39,8 +39,8 @@ def test_a_preset_is_its_points_each_checked_by_the_runner(tmp_path, preset, fir
     kept = manifest(tmp_path / "s")["preset"]
     assert kept["name"] == preset and kept["paper"].startswith("Xu and Guo, Figure")
     checked = [point["parameters"] for point in manifest(tmp_path / "s")["points"]]
-    assert {(p["type"], p["block_size"], p["deadline_s"], p["repetitions"]) for p in checked} == {
-        ("byte", 16 << 20, 0.2, 3)}
+    assert {(p["type"], p["block_size"], p["deadline_s"], p["repetitions"], p["time_budget_s"]) for p in checked} == {
+        ("byte", 16 << 20, 0.2, "auto", 20.0)}
 
 
 def test_the_users_options_and_lists_replace_the_presets(tmp_path):
@@ -52,9 +52,29 @@ def test_the_users_options_and_lists_replace_the_presets(tmp_path):
         "p1-n1-order-sequential-t8-seed-1", "p2-n1-order-sequential-t8-seed-2", "p3-n1-order-sequential-t64-seed-1",
         "p4-n1-order-sequential-t64-seed-2", "p5-n1-order-random-t8-seed-1", "p6-n1-order-random-t8-seed-2",
         "p7-n1-order-random-t64-seed-1", "p8-n1-order-random-t64-seed-2"]
-    assert rendered[-1][1] == ["-a", "raw-stream,raw-bytes,c-posix", "--type", "byte", "-i", "3", "--warmup", "1",
-                               "--block-size", "64MiB", "-D", "0.5", "--verify",
-                               "--order", "random", "-t", "64", "--seed", "2"]
+    assert rendered[-1][1] == ["-a", "raw-stream,raw-bytes,c-posix", "--type", "byte", "-i", "auto",
+                               "--time-budget", "20s", "--warmup", "1", "--block-size", "64MiB", "-D", "0.5",
+                               "--verify", "--order", "random", "-t", "64", "--seed", "2"]
+
+
+@pytest.mark.parametrize("repetitions", [["-i", "6"], ["-i6"], ["--repetitions=6"], ["--repetitions", "6"]])
+def test_a_count_of_repetitions_replaces_auto_and_its_budget(tmp_path, repetitions):
+    """The preset's --time-budget belongs to its -i auto, which the runner would refuse beside a count."""
+    done = sweep("--dir", "s", "--preset", "xu-guo-jni", "--vary", "-t=4KiB", "--", *repetitions, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    (point,) = manifest(tmp_path / "s")["points"]
+    assert point["runner_args"][:-4] == ["-a", "bulk-jni,c-posix,raw-bytes", "--type", "byte", "--order",
+                                         "sequential", "-b", "16MiB", "-D", "0.2", "--warmup", "1", *repetitions,
+                                         "-t", "4KiB"]
+    assert point["parameters"]["repetitions"] == 6
+
+
+def test_a_budget_of_the_users_replaces_the_presets(tmp_path):
+    done = sweep("--dir", "s", "--preset", "xu-guo-jni", "--vary", "-t=4KiB", "--", "--time-budget", "1m",
+                 cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    (point,) = manifest(tmp_path / "s")["points"]
+    assert (point["parameters"]["repetitions"], point["parameters"]["time_budget_s"]) == ("auto", 60.0)
 
 
 @pytest.mark.parametrize("arguments, message", [
@@ -82,13 +102,15 @@ def test_help_lists_the_presets_one_line_each(tmp_path):
 def test_a_preset_runs_here_and_its_report_leads_with_the_papers_figure(tmp_path):
     directory = tmp_path / "s"
     done = sweep("--dir", str(directory), "--preset", "xu-guo-opsize", "--vary", "-t=1,4KiB", "--here", "--",
-                 "-a", "raw-stream,c-posix", "-b", "16MiB", "-D", "0.05", "-i", "1", "--warmup", "0",
+                 "-a", "raw-stream,c-posix", "-b", "16MiB", "-D", "0.05", "--time-budget", "2s", "--warmup", "0",
                  cwd=tmp_path, env={k: v for k, v in os.environ.items() if not k.startswith("SLURM")})
     assert done.returncode == 0, done.stderr
     assert "2 points: 2 COMPLETED; run files: 2 complete" in done.stdout
     for point in manifest(directory)["points"]:
         run = json.loads((directory / point["run_file"]).read_text())
         assert run["parameters"]["type"] == "byte" and run["parameters"]["approaches"] == ["raw-stream", "c-posix"]
+        assert run["parameters"]["repetitions"] == "auto" and run["parameters"]["time_budget_s"] == 2.0
+        assert {stop["reps"] >= 6 for stop in run["auto"]["stopped"].values()} == {True}, run["auto"]
         size = run["parameters"]["transfer_size"]
         assert all(phase["transfers"] * size == phase["bytes"] for phase in run["phases"]
                    if not phase["stonewalled"]), run["phases"]

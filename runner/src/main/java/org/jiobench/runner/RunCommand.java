@@ -327,8 +327,10 @@ final class RunCommand implements Callable<Integer> {
         require(timeBudget > 0, "--time-budget must be more than 0");
         require(maxReps >= AUTO_MIN_REPS, "--max-reps must be at least " + AUTO_MIN_REPS
                 + " (the fewest repetitions with a 95% interval of the median)");
-        // After the values, so that a dry run checks them as a rank's runner would.
-        require(world.decidesRepetitions(), "-i auto: the launcher decides each next repetition from every rank's "
+        // After the values, which a dry run checks as a rank's runner would. A dry run checks the
+        // options of a run that bin/jiobench run launches, whose own launchers decide (a sweep
+        // refuses -i auto for a point of MPJ Express's, which cannot).
+        require(dryRun || world.decidesRepetitions(), "-i auto: the launcher decides each next repetition from every rank's "
                 + "phases, and this one cannot (" + world.describe() + "); give a count (-i N)");
         return new Repetitions(0, ciTarget, timeBudget, maxReps);
     }

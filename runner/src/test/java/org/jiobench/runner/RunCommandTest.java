@@ -189,6 +189,15 @@ class RunCommandTest {
     }
 
     @Test
+    void aDryRunChecksAutoRepetitionsAsTheLaunchersRunnerWould() throws IOException {
+        JsonNode parameters = dryRun("-a", "calibrate", "-i", "auto", "--time-budget", "20s");
+        assertEquals("auto", parameters.get("repetitions").asText());
+        assertEquals(20.0, parameters.get("time_budget_s").asDouble());
+        assertEquals(2, run("--dry-run", "-o", dir.resolve("f.dat").toString(), "-i", "auto", "--max-reps", "5"));
+        assertTrue(errors().contains("--max-reps must be at least 6"), errors());
+    }
+
+    @Test
     void anApproachsOwnValueBeatsTheRunWideOneAndTheRunFileSaysSo() throws IOException {
         JsonNode parameters = dryRun("-a", "buffered-stream,c-stdio", "--buffer-size", "4KiB",
                 "--c-stdio.buffer-size", "64KiB");
