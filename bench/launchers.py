@@ -14,7 +14,7 @@ import sys
 
 from jiobench.model import reduce
 from jiobench.model.text import ratio_text
-from ratios import aligned, environment_line, load_runs, ratio, readable, view
+from ratios import aligned, environment_line, load_runs, measured_reps, ratio, readable, view
 
 # What tells the runs of one experiment apart: the launch path, or the JVM's version.
 GROUPS = {"launcher": lambda run: run["environment"]["launcher"],
@@ -32,16 +32,17 @@ def pooled(runs: list[dict], group) -> dict[str, list[dict]]:
 
 def table(runs: list[dict], group=GROUPS["launcher"]) -> list[str]:
     phases = pooled(runs, group)
-    medians = {name: {(row["approach"], row["op"]): row["bw_mib_s"]["median"] for row in reduce.summarize(members)}
-               for name, members in phases.items()}
+    rows_of = {name: reduce.summarize(members) for name, members in phases.items()}
+    medians = {name: {(row["approach"], row["op"]): row["bw_mib_s"]["median"] for row in rows}
+               for name, rows in rows_of.items()}
     rates = {name: {(approach, op): values for (approach, op, _), values in reduce.measured_rates(members).items()}
              for name, members in phases.items()}
     names = list(medians)
     first, others = names[0], names[1:]
     p = runs[0]["parameters"]
     deadline = f" -D {p['deadline_s']:g}" if p["deadline_s"] else ""
-    reps = {name: sum(1 for run in runs if group(run) == name) * p["repetitions"] * max(p["forks"], 1)
-            for name in names}
+    automatic = {name: any(run["parameters"]["repetitions"] == "auto" for run in runs if group(run) == name)
+                 for name in names}
     stonewalled = {(s["approach"], s["op"]) for run in runs for s in run["summary"] if s["stonewalled"]}
     rows = [["approach", "op", *names, *(f"{name} ÷" for name in others)]]
     for key, rate in medians[first].items():
@@ -51,7 +52,7 @@ def table(runs: list[dict], group=GROUPS["launcher"]) -> list[str]:
                      "stonewalled" if key in stonewalled else ""])
     return [f"{runs[0]['environment']['ranks']} ranks, -b {p['block_size'] >> 20}MiB -t {p['transfer_size'] >> 20}MiB"
             f"{deadline}{view(p)}; median MiB/s, and ratios to {first}",
-            "  over " + ", ".join(f"{reps[name]} measured reps of {name}" for name in names),
+            "  over " + ", ".join(f"{measured_reps(rows_of[name], automatic[name])} of {name}" for name in names),
             f"  {environment_line(runs)}"] + aligned(rows, "<<" + ">" * len(names) + "<" * len(others) + "<")
 
 

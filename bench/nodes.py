@@ -14,7 +14,7 @@ from pathlib import Path
 
 from jiobench.model import sweepfile
 from jiobench.model.text import size_text
-from ratios import aligned, environment_line, readable
+from ratios import aligned, environment_line, readable, runs_reps
 
 STONEWALL_MARK, SHORT_MARK = "†", "‡"  # as `jiobench report` marks them
 REFERENCE = "c-posix"
@@ -64,7 +64,7 @@ def heading(runs: list[dict]) -> str:
     flags = " ".join(flag for flag, key in FLAGS if p.get(key))
     deadline = f" -D {p['deadline_s']:g}" if p.get("deadline_s") else ""
     return (f"-b {size_text(p['block_size'])} -t {size_text(p['transfer_size'])}{deadline} {flags},"
-            f" {p['repetitions']} measured reps a point, on {volume}\n"
+            f" {runs_reps(runs)} a point, on {volume}\n"
             f"  median MiB/s of each point's measured reps"
             f" ({STONEWALL_MARK} stonewalled, {SHORT_MARK} phases under 50 ms)")
 

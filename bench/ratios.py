@@ -78,6 +78,20 @@ def _distinct(values) -> str:
     return " / ".join(seen)
 
 
+def measured_reps(rows: Sequence[dict], automatic: bool) -> str:
+    """How many measured repetitions summary rows hold, all forks together: `6 measured reps`, or
+    under -i auto, which measures each approach until its interval is tight, `6 to 14`."""
+    counts = sorted({row["reps"] for row in rows})
+    return (f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}") + " measured reps" \
+        + (" (-i auto)" if automatic else "")
+
+
+def runs_reps(runs: Sequence[dict]) -> str:
+    """measured_reps over every row of the runs."""
+    return measured_reps([row for run in runs for row in run["summary"]],
+                         any(run["parameters"]["repetitions"] == "auto" for run in runs))
+
+
 def environment_line(runs: Sequence[dict]) -> str:
     """Where and when the runs were measured, as their run files say: the machine (host, CPU
     model, CPU count), the JDK, its collector and G1 region size, the date. Older run files lack
@@ -115,8 +129,8 @@ def table(run: dict, references: list[str]) -> list[str]:
                        for reference in references),
                      "stonewalled" if (approach, op) in stonewalled else ""])
     return [f"{run['environment']['ranks']} rank(s), -b {p['block_size'] >> 20}MiB -t {p['transfer_size'] >> 20}MiB"
-            f"{segments}{view(p)} on {run['environment']['filesystem']['type']}, {p['repetitions']} measured reps"
-            f" x {p['forks']} fork(s) ({run['run_id']})",
+            f"{segments}{view(p)} on {run['environment']['filesystem']['type']}, {runs_reps([run])}"
+            f" in {max(p['forks'], 1)} fork(s) ({run['run_id']})",
             f"  {environment_line([run])}"] + aligned(rows, "<<>" + "<" * len(references) + "<")
 
 

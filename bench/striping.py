@@ -14,7 +14,7 @@ from pathlib import Path
 
 from jiobench.model.text import size_text
 from nodes import FLAGS, SHORT_MARK, STONEWALL_MARK, approaches, cell, verification
-from ratios import aligned, environment_line
+from ratios import aligned, environment_line, runs_reps
 
 
 def points(directory: Path) -> list[dict]:
@@ -52,7 +52,7 @@ def heading(runs: list[dict]) -> str:
     flags = " ".join(flag for flag, key in FLAGS if p.get(key))
     deadline = f" -D {p['deadline_s']:g}" if p.get("deadline_s") else ""
     return (f"-b {size_text(p['block_size'])} -t {size_text(p['transfer_size'])}{deadline} {flags},"
-            f" {p['repetitions']} measured reps a point, one machine (every server shares its CPUs)\n"
+            f" {runs_reps(runs)} a point, one machine (every server shares its CPUs)\n"
             f"  median MiB/s of each point's measured reps ({STONEWALL_MARK} stonewalled, {SHORT_MARK} phases"
             f" under 50 ms)")
 
