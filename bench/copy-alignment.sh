@@ -3,7 +3,9 @@
 # page cache and user memory (rep movsb on x86 processors with fast string moves), timed in C by
 # how far the destination lies past the source modulo 4 KiB. A G1 humongous array starts 16
 # bytes past a page boundary; a file offset's page-cache bytes at the offset modulo 4 KiB.
-# Prints median MiB/s per lead with the ratio to a lead of 0 (docs/jvm-heap.md). About 30 s.
+# Prints median MiB/s per lead with the ratio to a lead of 0, its 95% interval from the passes and
+# its verdict (docs/jvm-heap.md). About 30 s. The measuring needs a plain python3 alone, the table
+# jiobench's statistics: the project's virtualenv.
 #
 #   bench/copy-alignment.sh [DIR]     (DIR: where the result is written; default a temporary one)
 #   KEEP=docs/runs/copy-alignment bench/copy-alignment.sh     keeps the result for the docs
@@ -15,5 +17,6 @@ out=${KEEP:-$work}
 mkdir -p "$out"
 gcc -O2 -Wall -Wextra -o "$work/copy_alignment" "$home/bench/copy_alignment.c"
 result="$out/copy-alignment-$(date -u +%Y%m%d-%H%M%S).json"
-python3 "$home/bench/copy_alignment.py" measure "$work/copy_alignment" "${SCRATCH:-$home/scratch}/copy-alignment.dat" "$result"
-python3 "$home/bench/copy_alignment.py" table "$result"
+python3 "$home/bench/copy_alignment.py" measure "$work/copy_alignment" \
+  "${SCRATCH:-$home/scratch}/copy-alignment.dat" "$result"
+"$home/.venv/bin/python" "$home/bench/copy_alignment.py" table "$result"

@@ -5,7 +5,8 @@
  * destination is `lead` bytes past the source. Then the two ways a read that converts nothing can
  * take around a lead of 16 (where a G1 humongous array lies): through a page-aligned buffer a
  * piece at a time, copied on into place, or a piece at a time landing a cache line further on, at
- * a lead of 64, moved down into place. Prints one JSON object: the median MiB/s of each.
+ * a lead of 64, moved down into place. Prints one JSON object: the median MiB/s of each and the
+ * MiB/s of each of its passes, in the order run.
  *
  *   copy_alignment FILE [LEAD...]
  */
@@ -60,18 +61,31 @@ static void transfer(int fd, char *memory, char *buffer, off_t at, int write, en
     }
 }
 
-/* The median MiB/s of REPEATS passes over the whole file, 4 MiB a call. */
-static double median_rate(int fd, char *memory, char *buffer, int write, enum way way)
+/* The MiB/s of each of REPEATS passes over the whole file, 4 MiB a call, into rates in the order
+ * run; returns their median. */
+static double pass_rates(int fd, char *memory, char *buffer, int write, enum way way, double rates[REPEATS])
 {
-    double times[REPEATS];
+    double sorted[REPEATS];
     for (int r = 0; r < REPEATS; r++) {
         double start = seconds();
         for (off_t at = 0; at < FILE_BYTES; at += TRANSFER)
             transfer(fd, memory, buffer, at, write, way);
-        times[r] = seconds() - start;
+        rates[r] = FILE_BYTES / (seconds() - start) / (1 << 20);
     }
-    qsort(times, REPEATS, sizeof *times, ascending);
-    return FILE_BYTES / times[REPEATS / 2] / (1 << 20);
+    /* Sorted apart, so that the passes print in the order run: a drift shows there. */
+    memcpy(sorted, rates, sizeof sorted);
+    qsort(sorted, REPEATS, sizeof *sorted, ascending);
+    return sorted[REPEATS / 2];
+}
+
+/* Every pass, not the median alone: a ratio's 95% interval resamples them (bench/copy_alignment.py).
+ * Rounded as the median is; REPEATS being odd, the median of the printed passes is the printed median. */
+static void print_passes(const char *key, const double rates[REPEATS])
+{
+    printf(", \"%s\": [", key);
+    for (int r = 0; r < REPEATS; r++)
+        printf("%s%.0f", r > 0 ? ", " : "", rates[r]);
+    printf("]");
 }
 
 int main(int argc, char **argv)
@@ -89,7 +103,8 @@ int main(int argc, char **argv)
     }
     memset(memory, 1, TRANSFER + 2 * PAGE);
     memset(buffer, 1, PIECE);
-    median_rate(fd, memory, buffer, 1, DIRECT); /* the file into the page cache */
+    double reads[REPEATS], writes[REPEATS];
+    pass_rates(fd, memory, buffer, 1, DIRECT, writes); /* the file into the page cache */
     printf("{\"transfer_bytes\": %d, \"file_bytes\": %d, \"repeats\": %d, \"leads\": [", TRANSFER, FILE_BYTES,
            REPEATS);
     for (int k = 2; k < argc; k++) {
@@ -98,14 +113,22 @@ int main(int argc, char **argv)
             fprintf(stderr, "a lead is 0 to %d bytes: %s\n", PAGE - 1, argv[k]);
             return 2;
         }
-        double read = median_rate(fd, memory + lead, buffer, 0, DIRECT);
-        double write = median_rate(fd, memory + PAGE - lead, buffer, 1, DIRECT);
-        printf("%s{\"lead\": %d, \"read_mib_s\": %.0f, \"write_mib_s\": %.0f}", k > 2 ? ", " : "", lead, read, write);
+        double read = pass_rates(fd, memory + lead, buffer, 0, DIRECT, reads);
+        double write = pass_rates(fd, memory + PAGE - lead, buffer, 1, DIRECT, writes);
+        printf("%s{\"lead\": %d, \"read_mib_s\": %.0f, \"write_mib_s\": %.0f", k > 2 ? ", " : "", lead, read, write);
+        print_passes("read_passes_mib_s", reads);
+        print_passes("write_passes_mib_s", writes);
+        printf("}");
     }
+    /* One after the other, in this order: as arguments of one printf their order would be the compiler's. */
+    double through_buffer_reads[REPEATS], shifted_reads[REPEATS];
+    double through_buffer = pass_rates(fd, memory + AROUND_LEAD, buffer, 0, THROUGH_BUFFER, through_buffer_reads);
+    double shifted = pass_rates(fd, memory + AROUND_LEAD, buffer, 0, SHIFTED, shifted_reads);
     printf("], \"piece_bytes\": %d, \"around_lead\": %d, \"around\": {\"through_buffer_read_mib_s\": %.0f, "
-           "\"shifted_read_mib_s\": %.0f}}\n", PIECE, AROUND_LEAD,
-           median_rate(fd, memory + AROUND_LEAD, buffer, 0, THROUGH_BUFFER),
-           median_rate(fd, memory + AROUND_LEAD, buffer, 0, SHIFTED));
+           "\"shifted_read_mib_s\": %.0f", PIECE, AROUND_LEAD, through_buffer, shifted);
+    print_passes("through_buffer_read_passes_mib_s", through_buffer_reads);
+    print_passes("shifted_read_passes_mib_s", shifted_reads);
+    printf("}}\n");
     unlink(argv[1]);
     return 0;
 }

@@ -1,9 +1,13 @@
 """The kernel's copy between the page cache and user memory by the destination's lead over the
 source modulo 4 KiB, and the two ways a read can take around a slow lead: measures them with
 bench/copy_alignment.c and keeps the result, or prints the table of kept results with each
-figure's ratio to the lead of 0 (docs/jvm-heap.md). The program keeps each figure's median alone,
-not its passes, so a ratio has no 95% interval and its verdict is unclear, as bench/ratios.py
-shows a ratio without one.
+figure's ratio to the lead of 0 (docs/jvm-heap.md). The program keeps each figure's passes besides
+their median, so a ratio is jiobench's (stats.ratio: the ratio of the medians, its 95% bootstrap
+interval and verdict), printed as bench/ratios.py prints one. A result kept before the program
+kept its passes has medians alone: its ratios print without an interval, `(medians only) unclear`.
+
+`measure` needs no more than a plain python3 (bench/copy-alignment.sh runs it so); `table` needs
+jiobench, numpy and scipy (the project's virtualenv).
 
     python bench/copy_alignment.py measure PROGRAM SCRATCH-FILE OUT.json
     python bench/copy_alignment.py table RESULT.json...
@@ -40,30 +44,53 @@ def measure(program: str, scratch: str, out: str) -> None:
         file.write("\n")
 
 
-def ratio_text(value: float) -> str:
-    """A ratio of two medians without their passes: no interval, so no verdict but unclear. (Not
-    jiobench.model.text.ratio_text: bench/copy-alignment.sh runs this script on a Python without jiobench.)"""
-    return f"{value:.2f}x (medians only) unclear"
+def passes_key(key: str) -> str:
+    """Where the program keeps the passes of the figure under `key`: read_mib_s → read_passes_mib_s."""
+    return key.replace("_mib_s", "_passes_mib_s")
+
+
+def ratio_text(figures: dict, key: str, base: dict, base_key: str) -> str:
+    """The figure's ratio to the lead of 0's (the same op's) as bench/ratios.py prints a ratio:
+    jiobench's, from the passes of both. A result without passes has a ratio of two medians alone,
+    no interval and so no verdict but unclear."""
+    # Imported here, not at the top: `measure` runs on a plain python3 without jiobench.
+    from jiobench.model import stats, text
+
+    values, reference = figures.get(passes_key(key)), base.get(passes_key(base_key))
+    if not values or not reference:
+        return f"{text.ratio_number(figures[key] / base[base_key])}x (medians only) {stats.UNCLEAR}"
+    found = stats.ratio(values, reference)
+    return text.ratio_text(found.as_json("lead 0") if found else None)
+
+
+def aligned(rows: list[list[str]], align: str, indent: str) -> list[str]:
+    """The rows as columns as wide as their widest cell, two spaces apart: column i flush left
+    where align[i] is '<' (names, ratios), flush right where it is '>' (figures)."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(align))]
+    return [indent + "  ".join(cell.ljust(widths[i]) if align[i] == "<" else cell.rjust(widths[i])
+                               for i, cell in enumerate(row)).rstrip() for row in rows]
 
 
 def table(result: dict) -> list[str]:
     m = result["machine"]
     lines = [f"{m['cpu']} x{m['cpus']}, Linux {m['kernel']}, {m['date']} (load {m['load_1min']:.2f}):",
              f"  median MiB/s of {result['repeats']} passes over a {result['file_bytes'] >> 20} MiB file "
-             f"in the page cache, {result['transfer_bytes'] >> 20} MiB a call",
-             f"  {'lead (bytes)':>12} {'read':>8}  {'÷ lead 0':<28} {'write':>8}  ÷ lead 0"]
+             f"in the page cache, {result['transfer_bytes'] >> 20} MiB a call"]
     base = result["leads"][0]
+    rows = [["lead (bytes)", "read", "÷ lead 0", "write", "÷ lead 0"]]
     for row in result["leads"]:
-        read, write = ("-", "-") if row is base else (ratio_text(row[key] / base[key])
+        read, write = ("-", "-") if row is base else (ratio_text(row, key, base, key)
                                                       for key in ("read_mib_s", "write_mib_s"))
-        lines.append(f"  {row['lead']:>12} {row['read_mib_s']:>8.0f}  {read:<28} {row['write_mib_s']:>8.0f}  {write}")
+        rows.append([str(row["lead"]), f"{row['read_mib_s']:.0f}", read, f"{row['write_mib_s']:.0f}", write])
+    lines += aligned(rows, ">><><", "  ")
     around = result.get("around")
     if around:
         piece = f"{result['piece_bytes'] >> 20} MiB a piece"
         lines.append(f"  reads that convert nothing, around a lead of {result['around_lead']}:")
-        for way, rate in ((f"through a page-aligned buffer, {piece}, copied on", around["through_buffer_read_mib_s"]),
-                          (f"landing a cache line on, {piece}, moved down", around["shifted_read_mib_s"])):
-            lines.append(f"    {way:<52} {rate:>8.0f}  {ratio_text(rate / base['read_mib_s'])}")
+        rows = [[way, f"{around[key]:.0f}", ratio_text(around, key, base, "read_mib_s")]
+                for way, key in ((f"through a page-aligned buffer, {piece}, copied on", "through_buffer_read_mib_s"),
+                                 (f"landing a cache line on, {piece}, moved down", "shifted_read_mib_s"))]
+        lines += aligned(rows, "<><", "    ")
     return lines
 
 
