@@ -24,7 +24,9 @@ def check_every_point(cluster, directory: Path, count: int) -> list[dict]:
     manifest = json.loads((directory / "sweep.json").read_text())
     assert cluster.wait_for_job(manifest["report"]["job_id"], timeout=240) == "COMPLETED"
     status = sweep_on_node1(cluster, directory, "status", str(directory))
-    assert f"{count} points: {count} COMPLETED; run files: {count} complete" in status.stdout, status
+    assert f"{count} points: {count} COMPLETED; run files: {count} complete" in status.stdout, \
+        status.stdout + "".join(f"\n--- {log.name}:\n{log.read_text(errors='replace')[-3000:]}"
+                                for log in sorted((directory / "logs").iterdir()))
     points = manifest["points"]
     for point in points:
         environment = json.loads((directory / point["run_file"]).read_text())["environment"]
