@@ -14,11 +14,19 @@ from jiobench.run import table
 from ratios import environment_line, load_runs
 
 
-def took(run: dict) -> str:
+def wall_seconds(run: dict) -> float:
     """The run's wall time, from its start to its run file."""
     started, finished = (datetime.datetime.fromisoformat(run[key]) for key in ("started", "finished"))
-    minutes, seconds = divmod(round((finished - started).total_seconds()), 60)
-    return f"the run took {minutes} min {seconds} s" if minutes else f"the run took {seconds} s"
+    return (finished - started).total_seconds()
+
+
+def duration(seconds: float) -> str:
+    minutes, seconds = divmod(round(seconds), 60)
+    return f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
+
+
+def took(run: dict) -> str:
+    return f"the run took {duration(wall_seconds(run))}"
 
 
 def summary_rows(run: dict) -> list[dict]:
