@@ -17,6 +17,7 @@ out=${KEEP:-$work}
 mkdir -p "$out"
 gcc -O2 -Wall -Wextra -o "$work/copy_alignment" "$home/bench/copy_alignment.c"
 result="$out/copy-alignment-$(date -u +%Y%m%d-%H%M%S).json"
-python3 "$home/bench/copy_alignment.py" measure "$work/copy_alignment" \
-  "${SCRATCH:-$home/scratch}/copy-alignment.dat" "$result"
+scratch=${SCRATCH:-$home/scratch}
+mkdir -p "$scratch"
+python3 "$home/bench/copy_alignment.py" measure "$work/copy_alignment" "$scratch/copy-alignment.dat" "$result"
 "$home/.venv/bin/python" "$home/bench/copy_alignment.py" table "$result"

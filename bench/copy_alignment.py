@@ -63,15 +63,9 @@ def ratio_text(figures: dict, key: str, base: dict, base_key: str) -> str:
     return text.ratio_text(found.as_json("lead 0") if found else None)
 
 
-def aligned(rows: list[list[str]], align: str, indent: str) -> list[str]:
-    """The rows as columns as wide as their widest cell, two spaces apart: column i flush left
-    where align[i] is '<' (names, ratios), flush right where it is '>' (figures)."""
-    widths = [max(len(row[i]) for row in rows) for i in range(len(align))]
-    return [indent + "  ".join(cell.ljust(widths[i]) if align[i] == "<" else cell.rjust(widths[i])
-                               for i, cell in enumerate(row)).rstrip() for row in rows]
-
-
 def table(result: dict) -> list[str]:
+    from ratios import aligned  # as ratio_text imports jiobench: bench/ratios.py needs it
+
     m = result["machine"]
     lines = [f"{m['cpu']} x{m['cpus']}, Linux {m['kernel']}, {m['date']} (load {m['load_1min']:.2f}):",
              f"  median MiB/s of {result['repeats']} passes over a {result['file_bytes'] >> 20} MiB file "
@@ -82,7 +76,7 @@ def table(result: dict) -> list[str]:
         read, write = ("-", "-") if row is base else (ratio_text(row, key, base, key)
                                                       for key in ("read_mib_s", "write_mib_s"))
         rows.append([str(row["lead"]), f"{row['read_mib_s']:.0f}", read, f"{row['write_mib_s']:.0f}", write])
-    lines += aligned(rows, ">><><", "  ")
+    lines += aligned(rows, ">><><")
     around = result.get("around")
     if around:
         piece = f"{result['piece_bytes'] >> 20} MiB a piece"
@@ -90,7 +84,7 @@ def table(result: dict) -> list[str]:
         rows = [[way, f"{around[key]:.0f}", ratio_text(around, key, base, "read_mib_s")]
                 for way, key in ((f"through a page-aligned buffer, {piece}, copied on", "through_buffer_read_mib_s"),
                                  (f"landing a cache line on, {piece}, moved down", "shifted_read_mib_s"))]
-        lines += aligned(rows, "<><", "    ")
+        lines += ["  " + line for line in aligned(rows, "<><")]
     return lines
 
 

@@ -3,7 +3,7 @@
 # --preset xu-guo-opsize, -buffer, -random, -jni; docs/sweep.md) one after another with --here,
 # each with its report (DIR/PRESET/report/report.html, the paper's figure first), then their
 # headline comparisons as ratios of medians measured side by side, beside the paper's figures.
-# About four minutes on 2 cores.
+# About eight minutes on 2 cores.
 #
 #   bench/xu-guo.sh [DIR]     (default: ./xu-guo, which must not exist; needs `make build`)
 # KEEP=DIR copies each sweep's manifest and run files (its JSON) into DIR/PRESET and DIR/PRESET/results,
