@@ -4,7 +4,7 @@
 # how far the destination lies past the source modulo 4 KiB. A G1 humongous array starts 16
 # bytes past a page boundary; a file offset's page-cache bytes at the offset modulo 4 KiB.
 # Prints median MiB/s per lead with the ratio to a lead of 0, its 95% interval from the passes and
-# its verdict (docs/jvm-heap.md). About 30 s. The measuring needs a plain python3 alone, the table
+# its verdict (docs/jvm-heap.md). About 10 s. The measuring needs a plain python3 alone, the table
 # jiobench's statistics: the project's virtualenv.
 #
 #   bench/copy-alignment.sh [DIR]     (DIR: where the result is written; default a temporary one)

@@ -5,8 +5,9 @@
  * destination is `lead` bytes past the source. Then the two ways a read that converts nothing can
  * take around a lead of 16 (where a G1 humongous array lies): through a page-aligned buffer a
  * piece at a time, copied on into place, or a piece at a time landing a cache line further on, at
- * a lead of 64, moved down into place. Prints one JSON object: the median MiB/s of each and the
- * MiB/s of each of its passes, in the order run.
+ * a lead of 64, moved down into place. Every figure takes one pass in turn, REPEATS times over.
+ * Prints one JSON object: the median MiB/s of each and the MiB/s of each of its passes, in the
+ * order run.
  *
  *   copy_alignment FILE [LEAD...]
  */
@@ -61,18 +62,26 @@ static void transfer(int fd, char *memory, char *buffer, off_t at, int write, en
     }
 }
 
-/* The MiB/s of each of REPEATS passes over the whole file, 4 MiB a call, into rates in the order
- * run; returns their median. */
-static double pass_rates(int fd, char *memory, char *buffer, int write, enum way way, double rates[REPEATS])
+/* A figure the program measures: one way of moving the file, a pass at a time. */
+struct figure {
+    char *memory;
+    int write;
+    enum way way;
+    double rates[REPEATS]; /* MiB/s of each pass, in the order run */
+};
+
+/* One pass over the whole file, 4 MiB a call: its MiB/s. */
+static double pass_rate(int fd, char *buffer, const struct figure *figure)
+{
+    double start = seconds();
+    for (off_t at = 0; at < FILE_BYTES; at += TRANSFER)
+        transfer(fd, figure->memory, buffer, at, figure->write, figure->way);
+    return FILE_BYTES / (seconds() - start) / (1 << 20);
+}
+
+static double median(const double rates[REPEATS])
 {
     double sorted[REPEATS];
-    for (int r = 0; r < REPEATS; r++) {
-        double start = seconds();
-        for (off_t at = 0; at < FILE_BYTES; at += TRANSFER)
-            transfer(fd, memory, buffer, at, write, way);
-        rates[r] = FILE_BYTES / (seconds() - start) / (1 << 20);
-    }
-    /* Sorted apart, so that the passes print in the order run: a drift shows there. */
     memcpy(sorted, rates, sizeof sorted);
     qsort(sorted, REPEATS, sizeof *sorted, ascending);
     return sorted[REPEATS / 2];
@@ -94,40 +103,51 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s FILE LEAD...\n", argv[0]);
         return 2;
     }
+    int leads = argc - 2;
     int fd = open(argv[1], O_RDWR | O_CREAT | O_TRUNC, 0600);
     char *memory = aligned_alloc(PAGE, TRANSFER + 2 * PAGE);
     char *buffer = aligned_alloc(PAGE, PIECE);
-    if (fd < 0 || memory == NULL || buffer == NULL) {
+    /* A read and a write a lead, then the two ways around a lead of AROUND_LEAD. */
+    struct figure *figures = calloc((size_t)(2 * leads + 2), sizeof *figures);
+    if (fd < 0 || memory == NULL || buffer == NULL || figures == NULL) {
         perror(argv[1]);
         return 1;
     }
-    memset(memory, 1, TRANSFER + 2 * PAGE);
-    memset(buffer, 1, PIECE);
-    double reads[REPEATS], writes[REPEATS];
-    pass_rates(fd, memory, buffer, 1, DIRECT, writes); /* the file into the page cache */
-    printf("{\"transfer_bytes\": %d, \"file_bytes\": %d, \"repeats\": %d, \"leads\": [", TRANSFER, FILE_BYTES,
-           REPEATS);
-    for (int k = 2; k < argc; k++) {
-        int lead = atoi(argv[k]);
+    for (int k = 0; k < leads; k++) {
+        int lead = atoi(argv[k + 2]);
         if (lead < 0 || lead >= PAGE) {
-            fprintf(stderr, "a lead is 0 to %d bytes: %s\n", PAGE - 1, argv[k]);
+            fprintf(stderr, "a lead is 0 to %d bytes: %s\n", PAGE - 1, argv[k + 2]);
             return 2;
         }
-        double read = pass_rates(fd, memory + lead, buffer, 0, DIRECT, reads);
-        double write = pass_rates(fd, memory + PAGE - lead, buffer, 1, DIRECT, writes);
-        printf("%s{\"lead\": %d, \"read_mib_s\": %.0f, \"write_mib_s\": %.0f", k > 2 ? ", " : "", lead, read, write);
-        print_passes("read_passes_mib_s", reads);
-        print_passes("write_passes_mib_s", writes);
+        figures[2 * k] = (struct figure){.memory = memory + lead, .write = 0, .way = DIRECT};
+        figures[2 * k + 1] = (struct figure){.memory = memory + PAGE - lead, .write = 1, .way = DIRECT};
+    }
+    struct figure *through_buffer = &figures[2 * leads], *shifted = &figures[2 * leads + 1];
+    *through_buffer = (struct figure){.memory = memory + AROUND_LEAD, .write = 0, .way = THROUGH_BUFFER};
+    *shifted = (struct figure){.memory = memory + AROUND_LEAD, .write = 0, .way = SHIFTED};
+    memset(memory, 1, TRANSFER + 2 * PAGE);
+    memset(buffer, 1, PIECE);
+    pass_rate(fd, buffer, &figures[1]); /* the file into the page cache */
+    /* Pass after pass, every figure in each: a machine whose pace drifts while the program runs
+     * moves every figure alike, where figures measured one after another would take the drift
+     * for their difference (and passes of one figure, all alike, for a tight interval of it). */
+    for (int r = 0; r < REPEATS; r++)
+        for (int f = 0; f < 2 * leads + 2; f++)
+            figures[f].rates[r] = pass_rate(fd, buffer, &figures[f]);
+    printf("{\"transfer_bytes\": %d, \"file_bytes\": %d, \"repeats\": %d, \"leads\": [", TRANSFER, FILE_BYTES,
+           REPEATS);
+    for (int k = 0; k < leads; k++) {
+        const struct figure *read = &figures[2 * k], *write = &figures[2 * k + 1];
+        printf("%s{\"lead\": %d, \"read_mib_s\": %.0f, \"write_mib_s\": %.0f", k > 0 ? ", " : "",
+               atoi(argv[k + 2]), median(read->rates), median(write->rates));
+        print_passes("read_passes_mib_s", read->rates);
+        print_passes("write_passes_mib_s", write->rates);
         printf("}");
     }
-    /* One after the other, in this order: as arguments of one printf their order would be the compiler's. */
-    double through_buffer_reads[REPEATS], shifted_reads[REPEATS];
-    double through_buffer = pass_rates(fd, memory + AROUND_LEAD, buffer, 0, THROUGH_BUFFER, through_buffer_reads);
-    double shifted = pass_rates(fd, memory + AROUND_LEAD, buffer, 0, SHIFTED, shifted_reads);
     printf("], \"piece_bytes\": %d, \"around_lead\": %d, \"around\": {\"through_buffer_read_mib_s\": %.0f, "
-           "\"shifted_read_mib_s\": %.0f", PIECE, AROUND_LEAD, through_buffer, shifted);
-    print_passes("through_buffer_read_passes_mib_s", through_buffer_reads);
-    print_passes("shifted_read_passes_mib_s", shifted_reads);
+           "\"shifted_read_mib_s\": %.0f", PIECE, AROUND_LEAD, median(through_buffer->rates), median(shifted->rates));
+    print_passes("through_buffer_read_passes_mib_s", through_buffer->rates);
+    print_passes("shifted_read_passes_mib_s", shifted->rates);
     printf("}}\n");
     unlink(argv[1]);
     return 0;
