@@ -9,7 +9,8 @@ from pathlib import Path
 
 HOME = Path(__file__).resolve().parents[1]
 SWEEP = ["--procs", "1,2,4", "--vary", "-t=1MiB,4MiB", "--exclusive", "--time", "10",
-         "--", "-a", "paper,c-posix", "-b", "64MiB", "-i", "3", "-D", "2", "-o", "/tmp/jio.dat"]
+         "--", "-a", "paper,c-posix", "-b", "64MiB", "-i", "auto", "--time-budget", "20s", "-D", "0.5",
+         "-o", "/tmp/jio.dat"]
 
 
 def main() -> int:
