@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Two campaigns on cluster file systems of this machine, each a run per point with repetitions
-# interleaving the approaches:
+# Two campaigns on cluster file systems of this machine, each a run per point, every approach of
+# a run in a fresh JVM after the one before:
 #
 # views: the same approaches on the local ext4 and on a private GlusterFS volume (4 bricks, 4 MB
 #   shards, scripts/gluster-volume.sh), in both views (page cache; storage: -e and --drop-cache),

@@ -12,7 +12,7 @@
 # approach, more where its interval is wide, within 40 s of phases a point. A sweep whose points did not all complete has them
 # run again once (--resume). Then the report of the three sweeps together (DIR/report: bandwidth
 # against the process count) and bench/nodes.py's table. The cluster is stopped at the end,
-# whatever happened. 11 minutes on 2 cores shared with other test runs.
+# whatever happened. 9 minutes on 2 cores.
 #
 #   bench/nodes.sh [DIR]     (default: ./nodes, which must not exist; needs `make build`,
 #                             scripts/debian-packages.sh test, and root)
