@@ -8,7 +8,7 @@
 # ffm at 0.95 x c-swap; with little-endian files, which need no conversion on x86, ffm-pread,
 # nio-bulk and ffm at 0.95 x c-posix; on JDK 17, bulk-jni and nio-bulk at 0.95 x c-swap.
 #
-#   bench/modern.sh [FORKS]     (default 5 forks of 5 measured repetitions; needs `make build`)
+#   bench/modern.sh [FORKS]     (default 3 forks of 5 measured repetitions; needs `make build`)
 #   KEEP=docs/runs/modern-1 bench/modern.sh     copies each run's file (its JSON) into KEEP, for the docs
 # JAVA (default: a JDK 22 or newer in /usr/lib/jvm, where one is installed) and JAVA17 choose the
 # two JDKs. JVM_ARGS (default -XX:G1HeapRegionSize=16m, which keeps the 4 MiB transfer array an
@@ -16,7 +16,7 @@
 set -euo pipefail
 home="$(cd "$(dirname "$0")/.." && pwd)"
 . "$home/bench/keep.sh"
-forks=${1:-5}
+forks=${1:-3}
 . "$home/bench/jdks.sh"
 jvm_args=${JVM_ARGS--XX:G1HeapRegionSize=16m}
 loads=()
