@@ -7,10 +7,10 @@
 # Every point runs the paper's approaches and c-posix in the storage view (-e, and --drop-cache:
 # each read goes through its node's GlusterFS client to the bricks, among which the volume spreads
 # the file's shards; -C: each rank reads a block written on another node, where there is one),
-# every byte checked (--verify), each phase cut 1 s after its barrier (-D 1:
-# data-stream makes a FUSE round trip per int), -i auto: at least 6 measured repetitions of each
-# approach, more where its interval is wide, within 40 s of phases a point. A sweep whose points did not all complete has them
-# run again once (--resume). Then the report of the three sweeps together (DIR/report: bandwidth
+# every byte checked (--verify), each phase cut 1 s after its barrier (-D 1: data-stream makes a
+# FUSE round trip per int), -i auto: at least 6 measured repetitions of each approach, more where
+# its interval is wide, within 40 s of phases a point. A sweep whose points did not all complete
+# has them run again once (--resume). Then the report of the three sweeps together (DIR/report: bandwidth
 # against the process count) and bench/nodes.py's table. The cluster is stopped at the end,
 # whatever happened. 9 minutes on 2 cores.
 #
@@ -84,7 +84,8 @@ mount=$(sed -n 's/^mount=//p' <<<"$lines")
 shared=$(sed -n 's/^home=//p' <<<"$lines")
 echo "cluster of 3 nodes up in $((SECONDS - started)) s (volume $mount, home $shared)"
 
-options=(-a paper,c-posix -b 8MiB -t 1MiB -i auto --time-budget 40s -D 1 -e --drop-cache -C --verify -o "$mount/nodes.dat")
+options=(-a paper,c-posix -b 8MiB -t 1MiB -i auto --time-budget 40s -D 1 -e --drop-cache -C --verify
+         -o "$mount/nodes.dat")
 loads=()
 for per_node in 1 2 4; do
   name=tasks-per-node-$per_node
