@@ -21,7 +21,16 @@ from ratios import aligned, environment_line, load_runs, measured_reps, ratio, r
 GROUPS = {"launcher": lambda run: run["environment"]["launcher"],
           "jvm": lambda run: run["environment"]["jvm"]["version"],
           "filesystem": lambda run: run["environment"]["filesystem"]["type"],
-          "stripes": lambda run: f"{run['environment']['filesystem']['layout']['stripe_count']} stripes"}
+          "stripes": lambda run: f"{stripe_count(run)} stripes"}
+
+
+def stripe_count(run: dict) -> int:
+    layout = run["environment"]["filesystem"].get("layout") or {}
+    if "stripe_count" not in layout:
+        print(f"bench/launchers.py: {run['run_id']}: its file system records no stripes (--by stripes "
+              "compares runs on CephFS)", file=sys.stderr)
+        sys.exit(2)
+    return layout["stripe_count"]
 
 
 def pooled(runs: list[dict], group) -> dict[str, list[dict]]:

@@ -28,10 +28,15 @@ MET, MISSED, WITHIN_NOISE = "met", "missed", "within noise"
 
 
 def load_runs(paths: Sequence[str]) -> list[dict]:
+    """The run files, or one line and exit 2 where one cannot be read."""
     runs = []
     for path in paths:
-        with open(path) as f:
-            runs.append(json.load(f))
+        try:
+            with open(path) as f:
+                runs.append(json.load(f))
+        except (OSError, ValueError) as problem:
+            print(f"{sys.argv[0]}: {path}: {getattr(problem, 'strerror', None) or problem}", file=sys.stderr)
+            sys.exit(2)
     return runs
 
 
