@@ -100,6 +100,17 @@ def load_average() -> Optional[list[float]]:
         return None
 
 
+def crowding(counts: str = "/proc/loadavg") -> float:
+    """The tasks ready to run on this node now for each of its processors (the kernel's count in
+    /proc/loadavg, whoever's they are), 1 where they fit or the count cannot be read."""
+    try:
+        with open(counts) as loadavg:
+            runnable = int(loadavg.read().split()[3].split("/")[0])
+    except (OSError, ValueError, IndexError):
+        return 1.0
+    return max(1.0, runnable / (os.cpu_count() or 1))
+
+
 def slurm_environment() -> Optional[dict]:
     """The Slurm job and step this run belongs to, as Slurm tells its tasks."""
     if "SLURM_JOB_ID" not in os.environ:
