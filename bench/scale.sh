@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What a rank costs as the rank count grows: the same phases (-a calibrate,c-posix -b 1MiB -t 256KiB
-# -i 3 --warmup 1: 16 phases of a few ms each, so that what is between them shows) at each rank
+# -i 6 --warmup 1: 28 phases of a few ms each, so that what is between them shows) at each rank
 # count on this machine, then 64 ranks on a virtual cluster of 8 nodes of 8 ranks
 # (scripts/virtual-cluster.sh, ranks started by mpirun over its rsh agent). Each run's MPI traffic
 # is counted by Open MPI's own monitor (bench/traffic.py) into RUN-ID.traffic.json beside its run
@@ -15,7 +15,7 @@ set -euo pipefail
 home="$(cd "$(dirname "$0")/.." && pwd)"
 . "$home/bench/keep.sh"
 python="$home/.venv/bin/python"
-phases=(-a calibrate,c-posix -b 1MiB -t 256KiB -i 3 --warmup 1)
+phases=(-a calibrate,c-posix -b 1MiB -t 256KiB -i 6 --warmup 1)
 work=$(mktemp -d /tmp/jiobench-scale.XXXXXX)
 chmod 755 "$work"
 cluster=""
