@@ -464,6 +464,10 @@ def written_file(tmp_path) -> Path:
 def test_a_file_changed_under_the_run_is_named_and_never_recreated(tmp_path, written_file, change, forks, words):
     job = Job(tmp_path, *CALIBRATE_FIRST, "-r", "--forks", forks, "-o", str(written_file))
     job.wait_for("calibrate              read  fork")
+    # The file is looked at before each phase, a millisecond after the last one's line: the change
+    # lands half-way through calibrate's next phase (1 s, 16 MiB at 16 MiB/s), after that look
+    # and well before the next, however busy the machine.
+    time.sleep(0.5)
     if change == "truncate":
         os.truncate(written_file, 1 << 20)
     else:
