@@ -23,6 +23,7 @@ _conftest = sys.modules[NAME]
 
 HOME = _conftest.HOME
 JIOBENCH = _conftest.JIOBENCH
+ended = _conftest.ended
 CLUSTER = _conftest.CLUSTER
 modern_java = _conftest.modern_java
 wait_for_job = _conftest.wait_for_job

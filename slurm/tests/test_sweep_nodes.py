@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from runner_tests import JIOBENCH, virtual_cluster  # noqa: F401 (virtual_cluster: a fixture)
+from runner_tests import JIOBENCH, ended, virtual_cluster  # noqa: F401 (virtual_cluster: a fixture)
 
 TASKS_PER_NODE = 2
 # One JVM a rank for both approaches (--forks 0): what is tested is the sweep's placement.
@@ -42,7 +42,7 @@ def test_nodes_and_tasks_per_node_make_a_job_per_node_count(virtual_cluster):
     directory = cluster.home / "sweep-jobs"
     done = sweep_on_node1(cluster, directory, "--dir", str(directory), "--nodes", "1,2,3", "--tasks-per-node",
                           str(TASKS_PER_NODE), "--submit", "--", *SMALL_RUNS, "-o", str(cluster.mount / "jobs.dat"))
-    assert done.returncode == 0, done
+    assert done.returncode == 0, ended(done)
     points = check_every_point(cluster, directory, 3)
     assert [(point["nodes"], point["procs"]) for point in points] == [(1, 2), (2, 4), (3, 6)]
     assert len({point["job_id"] for point in points}) == 3
@@ -54,7 +54,7 @@ def test_one_allocation_of_two_nodes_runs_every_point_as_a_step(virtual_cluster)
     done = sweep_on_node1(cluster, directory, "--dir", str(directory), "--nodes", "1,2", "--tasks-per-node",
                           str(TASKS_PER_NODE), "--allocation", "--", *SMALL_RUNS,
                           "-o", str(cluster.mount / "allocation.dat"))
-    assert done.returncode == 0, done
+    assert done.returncode == 0, ended(done)
     points = check_every_point(cluster, directory, 2)
     assert [(point["nodes"], point["procs"]) for point in points] == [(1, 2), (2, 4)]
     assert len({point["job_id"] for point in points}) == 1

@@ -84,6 +84,12 @@ def jiobench(tmp_path):
     return run
 
 
+def ended(done: subprocess.CompletedProcess) -> str:
+    """A finished command's exit code and its output, whole, as an assertion's message: pytest
+    cuts an object's repr short, and with it what the ranks said before they ended."""
+    return f"exit code {done.returncode}\n--- stdout\n{done.stdout}\n--- stderr\n{done.stderr}"
+
+
 def plans_of_most_of_the_memory() -> list[str]:
     """`jiobench run` options whose every rank plans 55% of the memory this machine has
     available: tiny transfers make a plan of many offsets (36 bytes each), and -Xmx lets the

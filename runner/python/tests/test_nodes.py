@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import JIOBENCH, VIRTUAL_CLUSTER, VirtualCluster, plans_of_most_of_the_memory, records
+from conftest import JIOBENCH, VIRTUAL_CLUSTER, VirtualCluster, ended, plans_of_most_of_the_memory, records
 from test_ceph_volume import Volume
 from test_gluster_volume import BrickProfile, alive
 from test_runs import PAPER
@@ -153,7 +153,7 @@ def test_every_approach_verifies_with_the_ranks_of_each_node(virtual_cluster, la
     if launch == "allocation":
         done = in_allocation(cluster, directory, ["-N", str(nodes), "--ntasks-per-node", str(RANKS_PER_NODE)], ranks,
                              runner)
-        assert done.returncode == 0, done
+        assert done.returncode == 0, ended(done)
         output = done.stdout
     elif launch == "batch-job":
         state = cluster.wait_for_job(submit(cluster, directory, nodes, runner), timeout=150)
@@ -161,7 +161,7 @@ def test_every_approach_verifies_with_the_ranks_of_each_node(virtual_cluster, la
         assert state == "COMPLETED", output
     else:
         done = over_rsh(cluster, directory, RANKS_PER_NODE, ranks, runner)
-        assert done.returncode == 0, done
+        assert done.returncode == 0, ended(done)
         output = done.stdout
     run = run_file(output)
     names = cluster.nodes[:nodes]
@@ -190,7 +190,7 @@ def test_the_memory_check_counts_the_ranks_of_each_host(virtual_cluster):
     done = cluster.exec(1, "salloc", "-N", "2", "-n", "3", str(JIOBENCH), "run", "--launcher", "srun", "-n", "3",
                         *plans_of_most_of_the_memory(), "-o", str(cluster.mount / "memory.dat"),
                         "--results", str(directory / "results"), timeout=120, cwd=directory)
-    assert done.returncode == 2, done
+    assert done.returncode == 2, ended(done)
     ours = jiobench_lines(done.stderr)
     assert len(ours) == 1 and re.fullmatch(
         r"jiobench: error: 2 ranks on node1 need about [\d.]+ GiB \(their plans and JVMs\), more than the [\d.]+ GiB "
@@ -279,7 +279,7 @@ def test_a_file_striped_over_a_cephfs_verifies_from_two_nodes_whose_osds_serve_e
               "--results", str(directory / "results")]
     served = volume.bytes_the_osds_read()
     done = over_rsh(cluster, directory, 1, 2, runner, timeout=180, env=(f"CEPH_CONF={volume.conf}",))
-    assert done.returncode == 0, done
+    assert done.returncode == 0, ended(done)
     served = volume.bytes_the_osds_read() - served
     run = run_file(done.stdout)
     assert run["environment"]["ranks_per_host"] == {"node1": 1, "node2": 1}
@@ -313,7 +313,7 @@ def test_a_run_across_nodes_that_would_mislead_is_refused_before_the_first_phase
         done = in_allocation(cluster, directory, ONE_PER_NODE, 2, runner, timeout=120)
     else:
         done = over_rsh(cluster, directory, 1, 2, runner, timeout=120)
-    assert done.returncode == 2, done
+    assert done.returncode == 2, ended(done)
     assert jiobench_lines(done.stderr) == [f"jiobench: error: {message.format(mount=cluster.mount)}"], done.stderr
     assert "Traceback" not in done.stderr
     assert list(directory.iterdir()) == [], "no run file"
