@@ -169,7 +169,12 @@ def test_every_approach_verifies_with_the_ranks_of_each_node(virtual_cluster, la
     assert run["environment"]["ranks_per_host"] == {name: RANKS_PER_NODE for name in names}
     assert run["environment"]["ranks"] == ranks
     assert {phase["approach"] for phase in run["phases"]} == {*PAPER, "c-posix"}
-    assert [phase for phase in run["phases"] if phase["verified"] is not True] == []
+    # Every byte a rank moved was checked. A rank that the deadline stopped before its first int
+    # reached the crowded FUSE client moved none and has nothing to check: null, never false.
+    moved = [record for record in run["records"] if record["bytes"] > 0]
+    assert [record for record in moved if record["verified"] is not True] == []
+    assert {record["approach"] for record in moved} == {*PAPER, "c-posix"}
+    assert [record for record in run["records"] if record["verified"] is False] == []
     assert run["environment"]["filesystem"]["type"] == "fuse.glusterfs"
     if launch == "mpirun-over-rsh":
         assert run["environment"]["slurm"] is None
