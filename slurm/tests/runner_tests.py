@@ -24,6 +24,7 @@ _conftest = sys.modules[NAME]
 HOME = _conftest.HOME
 JIOBENCH = _conftest.JIOBENCH
 ended = _conftest.ended
+assert_at_calibrated_rate = _conftest.assert_at_calibrated_rate
 CLUSTER = _conftest.CLUSTER
 modern_java = _conftest.modern_java
 wait_for_job = _conftest.wait_for_job

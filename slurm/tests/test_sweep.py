@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from runner_tests import HOME, JIOBENCH, modern_java, slurm, wait_for_job  # noqa: F401 (slurm: a fixture)
+from runner_tests import (HOME, JIOBENCH, assert_at_calibrated_rate, modern_java, slurm,  # noqa: F401 (slurm: a fixture)
+                          wait_for_job)
 
 # MiB/s per rank: calibrate takes a second over a 4 MiB block, against which the milliseconds a
 # busy machine adds to a rank's last wake-up stay small; no warm-up, to keep the points short.
@@ -92,8 +93,8 @@ def test_six_points_as_jobs_then_a_report_job_after_the_last(slurm, tmp_path):
         calibrate = [row for row in run["summary"] if row["approach"] == "calibrate"]
         assert len(calibrate) == 2
         for row in calibrate:
-            expected = point["procs"] * CALIBRATE_RATE
-            assert abs(row["bw_mib_s"]["mean"] / expected - 1) < 0.02, (point["id"], row["op"], row["bw_mib_s"])
+            assert_at_calibrated_rate(row["bw_mib_s"]["mean"], point["procs"], CALIBRATE_RATE,
+                                      (point["id"], row["op"], row["bw_mib_s"]))
     assert reported_points(directory) == {p["id"] for p in points}
     assert "missing" not in last_report_output(directory, submitted["report"]["job_id"])
     assert (directory / "report" / "bandwidth-vs-transfer-size.png").is_file()
@@ -180,7 +181,8 @@ def test_here_runs_the_points_on_this_machine_with_the_same_layout(tmp_path):
         run = json.loads((directory / point["run_file"]).read_text())
         assert run["environment"]["launcher"] == "mpirun" and run["environment"]["slurm"] is None
         calibrate = [row for row in run["summary"] if row["approach"] == "calibrate"]
-        assert all(abs(row["bw_mib_s"]["mean"] / point["procs"] - 1) < 0.02 for row in calibrate), calibrate
+        for row in calibrate:
+            assert_at_calibrated_rate(row["bw_mib_s"]["mean"], point["procs"], 1, (point["id"], row["op"]))
 
 
 def test_rendered_jobs_are_bash_and_name_no_path_the_user_did_not_give(tmp_path):
