@@ -16,11 +16,18 @@ from ratios import aligned
 from run_summary import duration
 
 
+class Unreadable(Exception):
+    """A JSON file of a campaign that cannot be read."""
+
+
 def run_files(directory: Path) -> list[dict]:
     """The run files under the directory: JSON with a start and an end (not a sweep's manifest)."""
     runs = []
     for path in sorted(directory.rglob("*.json")):
-        document = json.loads(path.read_text())
+        try:
+            document = json.loads(path.read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as problem:
+            raise Unreadable(f"bench/campaign.py: {path}: cannot be read as JSON ({problem})") from problem
         if isinstance(document, dict) and document.get("started") and document.get("finished"):
             runs.append(document)
     return runs
@@ -39,7 +46,11 @@ def main(argv: list[str]) -> int:
     rows = [["campaign", "runs", "first start to last end", "measured on"]]
     total = 0.0
     for directory in map(Path, argv):
-        runs = run_files(directory)
+        try:
+            runs = run_files(directory)
+        except Unreadable as problem:
+            print(problem, file=sys.stderr)
+            return 2
         if not runs:
             print(f"bench/campaign.py: {directory}: no run file", file=sys.stderr)
             return 2
