@@ -32,6 +32,7 @@ EVERY_LAUNCH_PATH = ["mpirun", "mpj-niodev", "mpj-multicore"]
 
 class Run:
     def __init__(self, completed: subprocess.CompletedProcess):
+        self.completed = completed
         self.code = completed.returncode
         self.stdout = completed.stdout
         self.stderr = completed.stderr
@@ -50,7 +51,7 @@ class Run:
         return records(self.path)
 
     def __repr__(self):
-        return f"exit {self.code}\n--- stdout\n{self.stdout}\n--- stderr\n{self.stderr}"
+        return ended(self.completed)
 
 
 def run_bounded(command: list, timeout: float, **popen) -> subprocess.CompletedProcess:
