@@ -29,6 +29,12 @@
 #   scripts/ceph-volume.sh stop DIR        # unmounts, stops every process (every node's clients
 #                                          # too), removes the data; also after a failed start
 #
+# start writes DIR/made-by-ceph-volume before anything else, and stop, mount and unmount refuse a
+# DIR without it in one line, touching nothing: a DIR given by mistake keeps its own run/, mon/,
+# osd/. stop ends within 30 s even when a client no longer answers (its MDS or OSDs lost, or
+# ceph-fuse itself stopped): an unmount that does not return in 5 s is made lazy and the client
+# killed, and stop says so on stderr. log/ and the empty mnt/ stay.
+#
 # --address: where the daemons listen, for clients on other nodes (a virtual cluster's node
 # address); the default is the loopback address derived from DIR.
 set -euo pipefail
@@ -78,6 +84,11 @@ conf=$dir/ceph.conf
 mnt=$dir/mnt
 run=$dir/run
 cli=(timeout 60 ceph -c "$conf")
+what="file system"
+marker=$dir/made-by-ceph-volume
+made="made by ceph-volume.sh start $dir"
+# What start makes in DIR and replaces in a DIR of its own, and stop removes.
+parts=(mon mgr osd mds run monmap ceph.conf)
 
 # A file system started with --address is reached there by every other action.
 if [ "$action" != start ] && [ -f "$conf" ]; then
@@ -95,11 +106,12 @@ ceph_cli() {  # ceph_cli ARGS...: the CLI of this cluster; its error line ends t
 
 osds_up() { [ "$("${cli[@]}" osd stat -f json 2>/dev/null | sed -n 's/.*"num_up_osds":\([0-9]*\).*/\1/p')" = "$osds" ]; }
 
-has_space() { [ "$(stat -f -c %a "$mnt")" -gt 0 ]; }
+has_space() { within 5 sh -c '[ "$(stat -f -c %a "$1")" -gt 0 ]' has_space "$mnt"; }
 
 mds_active() { "${cli[@]}" mds stat 2>/dev/null | grep -q 'up:active'; }
 
 start() {
+  refuse_foreign "${parts[@]}"
   for tool in ceph-mon ceph-mgr ceph-osd ceph-mds ceph-fuse ceph monmaptool; do
     command -v "$tool" >/dev/null \
       || { echo "$me: $tool is missing (Debian: ceph-mon ceph-mgr ceph-osd ceph-mds ceph-fuse ceph-common)" >&2
@@ -113,8 +125,10 @@ start() {
     echo "$me: port 3300 is taken on $address or on every address (a ceph-mon of the system?)" >&2
     exit 2
   fi
+  mkdir -p "$dir"
+  echo "$made" >"$marker"
   # Whatever an earlier, crashed start left is stale: a monitor's store names its old cluster.
-  rm -rf "$dir/mon" "$dir/mgr" "$dir/osd" "$dir/mds" "$run"
+  rm -rf "${parts[@]/#/$dir/}"
   mkdir -p "$dir/mon" "$dir/osd" "$dir/mds" "$run" "$dir/log" "$mnt"
   local fsid
   fsid=$(cat /proc/sys/kernel/random/uuid)
@@ -184,7 +198,7 @@ CONF
   wait_for 60 mds_active || abort "the MDS did not become active"
   ceph-fuse -c "$conf" "$mnt" >>"$dir/log/start.out" 2>&1 || abort "ceph-fuse did not mount $mnt"
   wait_for 30 mounted || abort "$mnt did not appear in /proc/mounts"
-  wait_for 30 stat "$mnt/." || abort "$mnt does not answer"
+  wait_for 30 answers || abort "$mnt does not answer"
   # Free space reaches clients once the manager has the OSDs' statistics, a few seconds on.
   wait_for 60 has_space || abort "$mnt shows no free space (the manager has no statistics of the OSDs)"
   echo "file system cephfs: $osds OSDs of $((osd_size >> 20)) MiB in memory, monitor on $address:3300"
@@ -197,40 +211,44 @@ here() {  # here PID: the process mounts in this node's mount namespace
 }
 
 mount_here() {
-  [ -f "$conf" ] || { echo "$me: no file system in $dir (start it first: $me start $dir)" >&2; exit 2; }
+  refuse_unmade "start it first: $me start $dir"
   if mounted; then
     echo "$me: $mnt is mounted here already" >&2
     exit 2
   fi
   mkdir -p "$mnt"
   ceph-fuse -c "$conf" "$mnt" >>"$dir/log/start.out" 2>&1 || { echo "$me: ceph-fuse did not mount $mnt" >&2; exit 1; }
-  wait_for 30 mounted && wait_for 30 stat "$mnt/." || { echo "$me: $mnt does not answer" >&2; exit 1; }
+  wait_for 30 mounted && wait_for 30 answers || { echo "$me: $mnt does not answer" >&2; exit 1; }
   echo "mount $mnt"
 }
 
-unmount_here() {
+clients_here() {  # the PIDs of this file system's clients in this node's mount namespace
   local file pid
-  if mounted; then
-    fusermount -u "$mnt" 2>/dev/null || umount "$mnt" 2>/dev/null || umount -l "$mnt"
-  fi
   for file in "$run"/client.*.pid; do
-    [ -f "$file" ] || continue
-    pid=$(cat "$file")
-    if ours "$pid" && here "$pid"; then
-      terminate "$pid"
-      rm -f "$file"
-    fi
+    pid=$(cat "$file" 2>/dev/null)
+    if ours "$pid" && here "$pid"; then echo "$pid"; fi
   done
 }
 
+unmount_here() {
+  refuse_unmade "nothing unmounted"
+  set +e
+  local pid clients
+  clients=$(clients_here)
+  unmount_or_force $clients
+  # After an unmount its client ends on its own, within a second.
+  terminate $clients
+  for pid in $clients; do rm -f "$run"/client.*."$pid".pid; done
+  ! mounted
+}
+
 stop() {
+  refuse_unmade "nothing stopped or removed"
   # A teardown goes on past whatever fails: a half-started file system is the case it exists for.
   set +e
   local pids pid left=()
   pids=($(recorded_pids))
-  if mounted; then
-    fusermount -u "$mnt" 2>/dev/null || umount "$mnt" 2>/dev/null || umount -l "$mnt"
-  fi
+  unmount_or_force $(clients_here)
   # Killed, not asked to stop: what they keep is removed below, and asked, they took 5 s to stop
   # (10 s with the MDS lost).
   end_now "${pids[@]}"
@@ -239,10 +257,16 @@ stop() {
     echo "$me: processes ${left[*]} survived SIGKILL" >&2
     exit 1
   fi
-  rm -rf "$dir/mon" "$dir/mgr" "$dir/osd" "$dir/mds" "$run" "$dir/monmap"
+  if mounted; then
+    echo "$me: $mnt is still mounted: nothing removed" >&2
+    exit 1
+  fi
+  rm -rf "${parts[@]/#/$dir/}"
+  rm -f "$marker"
 }
 
 status() {
+  made_here || { echo "not running: no $what in $dir"; return 3; }
   local file name down=() up=()
   for file in "$run"/*.pid; do
     [ -f "$file" ] || continue

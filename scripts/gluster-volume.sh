@@ -15,8 +15,14 @@
 #   scripts/gluster-volume.sh start DIR [--bricks N] [--shard-size SIZE] [--mount-options OPTS]
 #                                             # prints: mount DIR/mnt
 #   scripts/gluster-volume.sh status DIR      # exit 0 when the volume runs and is mounted
-#   scripts/gluster-volume.sh stop DIR        # unmounts, deletes the volume and its bricks' data,
-#                                             # stops every process; also after a failed start
+#   scripts/gluster-volume.sh stop DIR        # unmounts, stops every process, removes the bricks'
+#                                             # data and glusterd's state; also after a failed start
+#
+# start writes DIR/made-by-gluster-volume before anything else, and stop refuses a DIR without it
+# in one line, touching nothing: a DIR given by mistake keeps its own run/ and pids/. stop ends
+# within 30 s even when the client no longer answers (a brick or the client itself stopped): an
+# unmount that does not return in 5 s is made lazy and the client killed, and stop says so on
+# stderr. log/ and the empty mnt/ stay.
 #
 # --mount-options direct-io-mode=enable,... passes each KEY[=VALUE] to the FUSE client (glusterfs)
 # as --KEY[=VALUE]. The gluster CLI reaches this glusterd with --glusterd-sock=DIR/run/glusterd.socket
@@ -74,6 +80,11 @@ mnt=$dir/mnt
 pids=$dir/pids
 socket=$dir/run/glusterd.socket
 cli=(gluster --mode=script "--glusterd-sock=$socket" "--log-file=$dir/log/cli.log")
+what=volume
+marker=$dir/made-by-gluster-volume
+made="made by gluster-volume.sh start $dir"
+# What start makes in DIR and replaces in a DIR of its own, and stop removes.
+parts=(state run bricks pids glusterd.vol)
 
 recorded_pids() {  # every PID recorded under DIR: ours and glusterd's own files for its bricks
   cat "$pids"/*.pid "$dir"/run/vols/*/*.pid 2>/dev/null | sort -un
@@ -94,6 +105,7 @@ gluster_cli() {  # gluster_cli ARGS...: the CLI of this glusterd; its error line
 }
 
 start() {
+  refuse_foreign "${parts[@]}"
   for tool in glusterd gluster glusterfs; do
     command -v "$tool" >/dev/null \
       || { echo "$me: $tool is missing (Debian: glusterfs-server glusterfs-client)" >&2; exit 1; }
@@ -115,9 +127,11 @@ start() {
       client_args+=("--$option")
     done
   fi
+  mkdir -p "$dir"
+  echo "$made" >"$marker"
   # Whatever an earlier, crashed run left is stale: bricks that belonged to a volume refuse to
   # join a new one, and glusterd would try to restart the volumes of its old state.
-  rm -rf "$dir/state" "$dir/run" "$dir/bricks" "$pids"
+  rm -rf "${parts[@]/#/$dir/}"
   mkdir -p "$dir/state" "$dir/run" "$dir/log" "$pids" "$mnt"
   cat >"$dir/glusterd.vol" <<VOL
 volume management
@@ -158,47 +172,46 @@ VOL
     --log-file="$dir/log/mnt.log" --pid-file="$pids/client.pid" "${client_args[@]}" "$mnt" \
     || abort "the FUSE client did not start"
   wait_for 30 mounted || abort "$mnt did not appear in /proc/mounts"
-  wait_for 30 stat "$mnt/." || abort "$mnt does not answer"
+  wait_for 30 answers || abort "$mnt does not answer"
   echo "volume $volume: $bricks bricks under $dir/bricks, shards of $shard_size, glusterd on $address"
   echo "mount $mnt"
 }
 
 stop() {
+  refuse_unmade "nothing stopped or removed"
   # A teardown goes on past whatever fails: a half-started volume is the case it exists for.
   set +e
-  local sockets=() pid glusterd_pid others=()
+  local sockets=() pid all=()
   [ -f "$dir/run/brick-sockets" ] && mapfile -t sockets <"$dir/run/brick-sockets"
-  glusterd_pid=$(cat "$pids/glusterd.pid" 2>/dev/null)
   for pid in $(recorded_pids); do
-    [ "$pid" = "$glusterd_pid" ] && continue
-    others+=("$pid")
+    all+=("$pid")
     # Bricks that start failed to record still name their socket on their command line.
     ours "$pid" && sockets+=($(tr '\0' '\n' <"/proc/$pid/cmdline" | sed -n '/^-S$/{n;p}'))
   done
-  if mounted; then
-    umount "$mnt" 2>/dev/null || umount -l "$mnt"
-  fi
-  # The client and the bricks go first, all at once: glusterd's own volume stop takes a second
-  # per brick, and on a volume whose bricks are gone it returns at once.
-  terminate "${others[@]}"
-  if ours "$glusterd_pid"; then
-    timeout 60 "${cli[@]}" volume stop "$volume" force >/dev/null 2>&1
-    timeout 60 "${cli[@]}" volume delete "$volume" >/dev/null 2>&1
-    terminate "$glusterd_pid"
-  fi
+  unmount_or_force "$(cat "$pids/client.pid" 2>/dev/null)"
+  # Every process at once, glusterd too, not asked to stop and delete the volume first: its
+  # record of the volume is its working directory, removed below, and that volume stop took 4 s
+  # once a brick had stopped answering.
+  terminate "${all[@]}"
   for socket_file in "${sockets[@]}"; do
     case "$socket_file" in /var/run/gluster/*.socket|/run/gluster/*.socket) rm -f "$socket_file" ;; esac
   done
   local left=()
-  for pid in "$glusterd_pid" "${others[@]}"; do ! ours "$pid" || left+=("$pid"); done
+  for pid in "${all[@]}"; do ! ours "$pid" || left+=("$pid"); done
   if [ ${#left[@]} -gt 0 ]; then
     echo "$me: processes ${left[*]} survived SIGKILL" >&2
     exit 1
   fi
-  rm -rf "$dir/bricks" "$dir/run" "$pids"
+  if mounted; then
+    echo "$me: $mnt is still mounted: nothing removed" >&2
+    exit 1
+  fi
+  rm -rf "${parts[@]/#/$dir/}"
+  rm -f "$marker"
 }
 
 status() {
+  made_here || { echo "not running: no $what in $dir"; return 3; }
   local code=0 pid path
   if mounted && ours "$(cat "$pids/glusterd.pid" 2>/dev/null)" && ours "$(cat "$pids/client.pid" 2>/dev/null)"; then
     echo "running: volume $volume, glusterd on $address"

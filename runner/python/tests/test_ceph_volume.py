@@ -3,19 +3,22 @@ MDS and a ceph-fuse client, with jiobench laying its file out over the OSDs (--s
 --stripe-size, --object-size) and the layout checked from the objects the OSDs hold."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from conftest import HOME, JIOBENCH, Run, mounted_type, processes_naming, run_bounded
-from jiobench.run.processes import alive
+from jiobench.run.processes import alive, kill
 
 pytestmark = pytest.mark.ceph
 
@@ -186,30 +189,60 @@ def test_drop_cache_empties_ceph_fuses_own_cache_so_that_the_osds_serve_the_read
     assert rates[True] < 0.5 * rates[False], rates
 
 
-def test_stop_leaves_no_process_mount_or_data_behind():
+def test_gluster_volumes_stop_refuses_the_file_systems_directory_and_leaves_it_running(volume):
+    refused = subprocess.run([str(HOME / "scripts" / "gluster-volume.sh"), "stop", str(volume.directory)],
+                             capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2
+    assert refused.stderr.splitlines() == [
+        f"gluster-volume.sh: no volume in {volume.directory} (ceph-volume.sh made what is there): "
+        "nothing stopped or removed"], refused.stderr
+    assert volume_script("status", str(volume.directory)).returncode == 0
+    assert mounted_type(volume.mount) == "fuse.ceph-fuse"
+
+
+def test_stop_ends_a_client_wedged_on_its_lost_mds_within_30_s_and_leaves_nothing_behind():
+    """With the MDS lost, a call on the mount waits for it forever, and so did stop's umount, which
+    looks at the mount first, in a wait that no signal ends: stop detaches the mount and kills
+    ceph-fuse, which fails the waiting calls, and says so."""
     directory = Path(tempfile.mkdtemp(prefix="jiobench-ceph-"))
+    mount = directory / "mnt"
+    hanging = None
     try:
         started = volume_script("start", str(directory), "--osds", "1", "--osd-size", "256MiB")
         assert started.returncode == 0, started.stderr
         again = volume_script("start", str(directory))
         assert again.returncode == 2 and "already runs" in again.stderr, again.stderr
-        pids = [int(path.read_text()) for path in (directory / "run").glob("*.pid")]
+        pids = {path.name.split(".")[0]: int(path.read_text()) for path in (directory / "run").glob("*.pid")}
         assert len(pids) == 5, "monitor, manager, OSD, MDS and client"
         # A daemon lost on its own leaves the file system partly running, which stop also ends.
-        mds = int((directory / "run" / "mds.a.pid").read_text())
-        os.kill(mds, 9)
+        os.kill(pids["mds"], signal.SIGKILL)
         status = volume_script("status", str(directory))
         assert status.returncode == 1 and status.stdout.startswith("partly running"), status.stdout
-        stopped = volume_script("stop", str(directory))
+        hanging = subprocess.Popen(["touch", str(mount / "new")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(2)
+        assert hanging.poll() is None, "a call on the mount waits for the MDS"
+        began = time.monotonic()
+        stopped = volume_script("stop", str(directory), timeout=60)
+        took = time.monotonic() - began
         assert stopped.returncode == 0, stopped.stderr
-        assert [pid for pid in pids if alive(pid)] == []
+        assert took < 30, took
+        said = [re.sub(r"^ceph-volume\.sh: \[ *\d+\.\d\d s\] ", "", line) for line in stopped.stderr.splitlines()]
+        assert said == [f"umount {mount} failed (busy, or its client does not answer): detaching it (umount -l)",
+                        f"killing the client of {mount}, pid {pids['client']} (ceph-fuse)"], stopped.stderr
+        hanging.wait(timeout=10)  # the call ends with its client (TimeoutExpired where it still waits)
+        assert [pid for pid in pids.values() if alive(pid)] == []
         assert processes_naming(directory) == []
-        assert mounted_type(directory / "mnt") is None
-        assert not [name for name in ("mon", "mgr", "osd", "mds", "run") if (directory / name).exists()]
+        assert mounted_type(mount) is None
+        assert sorted(path.name for path in directory.iterdir()) == ["log", "mnt"]
         status = volume_script("status", str(directory))
-        assert status.returncode == 3 and status.stdout.startswith("not running")
+        assert status.returncode == 3 and status.stdout == f"not running: no file system in {directory}\n"
     finally:
-        volume_script("stop", str(directory))
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            volume_script("stop", str(directory), timeout=60)
+        kill(processes_naming(directory))  # what a stop that failed left
+        if hanging:
+            hanging.kill()
+            hanging.wait()
         shutil.rmtree(directory, ignore_errors=True)
 
 
@@ -229,6 +262,8 @@ def test_a_start_that_fails_halfway_leaves_nothing_running(tmp_path):
         assert (directory / "log" / "osd.0.log").exists(), "the OSD had started"
         assert processes_naming(directory) == []
         assert mounted_type(directory / "mnt") is None
+        # The marker came first, so the start's own stop acted, and removed everything it had made.
+        assert sorted(path.name for path in directory.iterdir()) == ["log", "mnt"]
     finally:
         volume_script("stop", str(directory))
         shutil.rmtree(directory, ignore_errors=True)
