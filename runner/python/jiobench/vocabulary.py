@@ -9,11 +9,36 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
+import resource
 import subprocess
-from typing import Optional
+from typing import Optional, Sequence
 
 from .errors import UsageError
 from .paths import HOME, JAR
+
+# A JVM asked a question leaves nothing in the working directory: one that cannot start under a
+# limit would write its crash report (hs_err_pid*.log) or its compiler's replay file there.
+QUESTION_OPTIONS = ("-XX:ErrorFile=/dev/null", "-XX:-DumpReplayDataOnError")
+# And takes one malloc arena of the C library's 64 MiB each (up to 8 a processor otherwise): under
+# an address-space limit whether it starts is then not left to chance (jiobench.run.limits).
+QUESTION_ENVIRONMENT = {"MALLOC_ARENA_MAX": "1"}
+# --describe prints names and runs nothing, so its JVM is kept small, that it starts wherever a
+# run's JVM does: a heap sized as for a machine of 1 GiB (256 MiB), 64 MiB of class space, 32 MiB
+# of code cache, C1 alone. With HotSpot's defaults (a quarter of the memory, or half the
+# address-space limit; 1 GiB of class space; 240 MiB of code cache) it did not start under ulimit
+# -v 3 GiB, where the runs' JVMs of -Xmx512m did; with these it starts from 700 MiB (JDK 17).
+DESCRIBE_OPTIONS = ("-XX:MaxRAM=1g", "-XX:CompressedClassSpaceSize=64m", "-XX:ReservedCodeCacheSize=32m",
+                    "-XX:TieredStopAtLevel=1")
+# HotSpot's headlines where a JVM could not get going or ran out of memory, and where its class
+# files are newer than it.
+JVM_DID_NOT_START = re.compile(r"Error occurred during initialization of VM|insufficient memory for the Java Runtime"
+                               r"|OutOfMemoryError")
+TOO_OLD = re.compile(r"UnsupportedClassVersionError")
+# HotSpot's decorations of a line: "[0.006s][warning][os,thread] " and "# ".
+DECORATION = re.compile(r"^(\[[^\]]*\])+\s*|^#\s*")
+# A JVM's lines that are not its words on why it failed: where its report went, a stack frame.
+NOT_THE_CAUSE = re.compile(r"^$|^An error report file|^/|^at ")
 
 
 def default_java() -> str:
@@ -26,22 +51,42 @@ def solo_environment() -> dict[str, str]:
     return {key: value for key, value in os.environ.items() if key != "JIOBENCH_CONTROL"}
 
 
+def question(command: Sequence[str]) -> subprocess.CompletedProcess:
+    """A JVM asked a question outside a run: `command` is java and its options, QUESTION_OPTIONS
+    go in after java (the options after them win). OSError where java cannot be started."""
+    java, *rest = command
+    return subprocess.run([java, *QUESTION_OPTIONS, *rest], capture_output=True, text=True,
+                          env={**solo_environment(), **QUESTION_ENVIRONMENT}, timeout=120)
+
+
+def cause(printed: str) -> str:
+    """The line in which a JVM that failed says why, without HotSpot's decorations."""
+    lines = [DECORATION.sub("", line).strip() for line in printed.splitlines()]
+    causes = [line for line in lines if not NOT_THE_CAUSE.search(line)]
+    return causes[-1] if causes else ""
+
+
 @functools.cache
 def description(java: Optional[str] = None) -> dict:
     """The runner's description, as the runner JAR prints it; a UsageError where there is none."""
     java = java or default_java()
     if not JAR.is_file():
         raise UsageError(f"the runner is not built ({JAR} is missing): run 'make build' in {HOME}")
-    env = solo_environment()
     try:
-        done = subprocess.run([java, "-jar", str(JAR), "--describe"], capture_output=True, text=True, env=env,
-                              timeout=120)
+        done = question([java, *DESCRIBE_OPTIONS, "-jar", str(JAR), "--describe"])
     except OSError as problem:
         raise UsageError(f"cannot start {java} to ask the runner for its options: {problem.strerror}") from None
     if done.returncode != 0:
-        said = [line for line in done.stderr.splitlines() if line.strip()]
+        printed = done.stderr + done.stdout
+        said = cause(printed)
+        limit, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if TOO_OLD.search(printed):
+            raise UsageError(f"{java} cannot run the runner ({said}): is it a JDK 17 or later?")
+        if limit != resource.RLIM_INFINITY and JVM_DID_NOT_START.search(printed):
+            raise UsageError(f"{java} could not start under the virtual memory limit (ulimit -v) of {limit >> 10} KiB "
+                             f"to describe the runner ({said}): raise the limit, or lift it (ulimit -v unlimited)")
         raise UsageError(f"{java} -jar {JAR} --describe failed (exit code {done.returncode})"
-                         + (f": {said[-1].strip()}" if said else "") + ": is it a JDK 17 or later?")
+                         + (f": {said}" if said else ""))
     return json.loads(done.stdout)
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOME, JIOBENCH
+from conftest import HOME, JIOBENCH, ended
 from jiobench.errors import UsageError
 from jiobench.run import limits
 from jiobench.run.limits import ThreadLimit
@@ -135,10 +135,29 @@ def test_a_jvm_that_could_not_reserve_its_memory_is_one_line_naming_the_memory_l
     monkeypatch.setattr(limits.resource, "getrlimit", lambda which: (500000 << 10, resource.RLIM_INFINITY))
     line = limits.start_limit_line([text])
     assert line.startswith("jiobench: error: a JVM could not reserve its memory (")
-    assert "the virtual memory limit (ulimit -v) is 500000 KiB; give each JVM a smaller heap" in line
+    assert line.endswith("): the virtual memory limit (ulimit -v) is 500000 KiB, which each JVM's heap, class space, "
+                         "code cache and thread stacks all count against; give each JVM a smaller heap "
+                         "(--jvm-args=-Xmx...), or lift the limit (ulimit -v unlimited)"), line
     monkeypatch.setattr(limits.resource, "getrlimit", lambda which: (resource.RLIM_INFINITY,) * 2)
     monkeypatch.setattr(limits, "available_memory", lambda: 3 << 30)
     assert "this node has 3.0 GiB available" in limits.start_limit_line([text])
+
+
+def test_under_an_address_space_limit_a_thread_that_could_not_start_is_the_address_space(node, monkeypatch):
+    # NATIVE_THREAD's words are also what java -Xmx512m said under ulimit -v 2867200, the need
+    # the check computes for that heap: a thread's stack is address space too.
+    monkeypatch.setattr(limits.resource, "getrlimit", lambda which: (2867200 << 10,) * 2 if which == resource.RLIMIT_AS
+                        else (resource.RLIM_INFINITY,) * 2)
+    node.extend([nproc(4096, 300), ThreadLimit("kernel.pid_max", "kernel.pid_max 32768", 32768, 900, "")])
+    assert limits.start_limit_line([NATIVE_THREAD, GC_WORKER]) == (
+        "jiobench: error: 2 JVMs could not start their threads (java.lang.OutOfMemoryError: unable to create native "
+        "thread: possibly out of memory or process/resource limits reached): the virtual memory limit (ulimit -v) is "
+        "2867200 KiB, which each JVM's heap, class space, code cache and thread stacks all count against; give each "
+        "JVM a smaller heap (--jvm-args=-Xmx...), or lift the limit (ulimit -v unlimited)")
+    # With a limit on threads within a rank's threads of its end, that limit is the likelier one.
+    node[0] = nproc(4096, 4090)
+    assert "a limit on this node's threads or processes is reached, the tightest first: ulimit -u 4096 (4090 in use)" \
+        in limits.start_limit_line([NATIVE_THREAD])
 
 
 @pytest.mark.parametrize("text", [LIBZIP, LIBZ])
@@ -336,3 +355,102 @@ def test_a_real_processes_limit_refuses_the_run_in_one_line_before_any_rank_star
                                   "processes) is 100 with "), done.stderr
     assert "8 ranks on this node need about" in done.stderr and done.stderr.count("\n") == 1, done.stderr
     assert not (tmp_path / "f.dat").exists()
+
+
+def under_address_space(kib: int):
+    """preexec_fn: the command and all it starts under ulimit -v KIB (soft and hard, as bash sets it)."""
+    return lambda: resource.setrlimit(resource.RLIMIT_AS, (kib << 10, kib << 10))
+
+
+def address_space_checked(kib: int, jvm_args: tuple[str, ...] = (), **environment: str) -> subprocess.CompletedProcess:
+    """limits.check_address_space of a JVM of `jvm_args` sized for 2 processors, in a process of its
+    own under ulimit -v KIB: exit code 0, or 1 and its refusal on standard error."""
+    code = ("import sys\nfrom jiobench.errors import UsageError\nfrom jiobench.run import limits\n"
+            "try:\n    limits.check_address_space('java', sys.argv[1:], 2)\n"
+            "except UsageError as refused:\n    sys.exit(f'jiobench: error: {refused}')")
+    return subprocess.run([str(PYTHON), "-c", code, *jvm_args], capture_output=True, text=True, timeout=60, cwd="/",
+                          env=dict(os.environ, **environment), preexec_fn=under_address_space(kib))
+
+
+def physical_memory() -> int:
+    return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+
+
+def test_a_jvm_that_cannot_start_under_the_address_space_limit_refuses_the_run_in_one_line_creating_nothing(tmp_path):
+    # HotSpot's default heap under ulimit -v 3 GiB, half of it, leaves no room for its 1 GiB of class space.
+    done = subprocess.run([str(JIOBENCH), "run", "-n", "1", "--", "-a", "calibrate,raw-bytes", "-b", "4MiB", "-t",
+                           "1MiB", "-i", "1", "-o", str(tmp_path / "f.dat")], capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path, preexec_fn=under_address_space(3145728))
+    assert done.returncode == 2, done.stderr
+    assert re.fullmatch(r"jiobench: error: the virtual memory limit \(ulimit -v\) is 3145728 KiB, and (java cannot "
+                        r"start under it \((Could not allocate compressed class space|Native memory allocation).*\)"
+                        r"|each rank's JVM reserves about \d+ MiB .* as HotSpot sizes it, .*): lift the limit "
+                        r"\(ulimit -v unlimited\).*\n", done.stderr), done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_heap_refused_under_an_address_space_limit_is_the_one_hotspot_takes_there(tmp_path):
+    # Left to itself under ulimit -v, HotSpot takes half the limit for its heap, not a quarter of the memory.
+    if physical_memory() < 8 << 30:
+        pytest.skip("needs a quarter of the memory to be more than half of ulimit -v 4 GiB")
+    done = subprocess.run([str(JIOBENCH), "run", "-n", "1", "--", "-a", "calibrate", "-b", "4MiB", "-o",
+                           str(tmp_path / "f.dat")], capture_output=True, text=True, timeout=60, cwd=tmp_path,
+                          preexec_fn=under_address_space(4194304))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    refused = re.fullmatch(r"jiobench: error: the virtual memory limit \(ulimit -v\) is 4194304 KiB, and each rank's "
+                           r"JVM reserves about (\d+) MiB of address space at its start \(a heap of (\d+) MiB as "
+                           r"HotSpot sizes it, 1024 MiB of class space, 240 MiB of code cache and about 1024 MiB for "
+                           r"its threads and native memory\): lift the limit \(ulimit -v unlimited\) or give the JVM "
+                           r"a heap of (\d+) MiB \(--jvm-args=-Xmx(\d+)m\), which leaves room for its malloc arenas "
+                           r"as well\n", done.stderr)
+    assert refused, done.stderr
+    need, heap, fits, option = map(int, refused.groups())
+    assert (need, heap) == (2048 + 2288, 2048) and fits == option < 4096 - 2288
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_heap_the_jvm_options_set_in_the_environment_is_the_one_checked():
+    for variable in ("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS"):
+        assert address_space_checked(3670016, **{variable: "-Xmx512m"}).returncode == 0
+        refused = address_space_checked(2621440, **{variable: "-Xmx512m"})
+        assert refused.stderr == (
+            "jiobench: error: the virtual memory limit (ulimit -v) is 2621440 KiB, and each rank's JVM reserves about "
+            "2800 MiB of address space at its start (a heap of 512 MiB as the JVM options set it, 1024 MiB of class "
+            "space, 240 MiB of code cache and about 1024 MiB for its threads and native memory): lift the limit "
+            "(ulimit -v unlimited) or give the JVM a heap of at most 272 MiB (--jvm-args=-Xmx272m)\n"), variable
+
+
+def test_a_heap_hotspot_sizes_from_the_jvm_options_is_the_one_checked():
+    # A twentieth of the memory, with room beside it for the rest and 700 MiB to spare.
+    heap = physical_memory() * 5 // 100
+    assert address_space_checked((heap + (3 << 30)) >> 10, ("-XX:MaxRAMPercentage=5",)).returncode == 0
+    refused = address_space_checked(2621440, ("-XX:MaxRAM=8g", "-XX:MaxRAMPercentage=5"))
+    assert "(a heap of 410 MiB as HotSpot sizes it, 1024 MiB of class space" in refused.stderr, refused.stderr
+
+
+def test_a_smaller_class_space_the_jvm_options_set_lowers_the_need():
+    refused = address_space_checked(1048576, ("-Xmx64m", "-XX:CompressedClassSpaceSize=128m"))
+    assert "reserves about 1456 MiB of address space at its start (a heap of 64 MiB as the JVM options set it, " \
+           "128 MiB of class space, 240 MiB of code cache" in refused.stderr, refused.stderr
+
+
+@pytest.mark.runs
+def test_a_run_hotspot_sizes_to_the_address_space_limit_is_not_refused(tmp_path):
+    # ulimit -v 6 GiB: HotSpot's heap of 3 GiB and the rest fit, where a quarter of the memory would not.
+    done = subprocess.run([str(JIOBENCH), "run", "-n", "1", "--", "-a", "calibrate", "-b", "4MiB", "-i", "1", "-o",
+                           str(tmp_path / "f.dat")], capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                          preexec_fn=under_address_space(6291456))
+    assert done.returncode == 0, ended(done)
+
+
+@pytest.mark.runs
+def test_a_run_whose_heap_fits_the_address_space_limit_ends_with_a_humongous_array_s_warning(tmp_path):
+    # The run's JVMs of -Xmx512m fit ulimit -v 3.5 GiB; a 1 MiB array is humongous in their 1 MiB
+    # regions, and the warning asks the runner which approaches read in place: a JVM of its own,
+    # which must start where they do.
+    done = subprocess.run([str(JIOBENCH), "run", "-n", "1", "--jvm-args=-Xmx512m", "--", "-a", "calibrate,raw-bytes",
+                           "-b", "4MiB", "-t", "1MiB", "-i", "1", "-o", str(tmp_path / "f.dat")],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                          preexec_fn=under_address_space(3670016))
+    assert done.returncode == 0 and "Traceback" not in done.stderr, ended(done)
+    assert "is humongous under G1" in done.stdout, ended(done)

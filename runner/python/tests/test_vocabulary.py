@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import subprocess
 
 from jiobench import vocabulary
 from jiobench.model import stats
 from jiobench_sweep.plan import SWEEP_OWNS
 
-from conftest import JIOBENCH
+from conftest import HOME, JIOBENCH
+
+PYTHON = HOME / ".venv" / "bin" / "python"
 
 
 def test_short_and_long_names_are_one_option():
@@ -50,3 +53,37 @@ def test_jiobench_run_passes_describe_to_the_runner_as_it_does_help():
     assert shown.returncode == 0 and shown.stderr == "", shown.stderr
     described = json.loads(shown.stdout)
     assert {"raw-bytes", "c-posix"} <= {approach["id"] for approach in described["approaches"]}
+
+
+def under_address_space(kib: int):
+    """preexec_fn: the command and all it starts under ulimit -v KIB (soft and hard, as bash sets it)."""
+    return lambda: resource.setrlimit(resource.RLIMIT_AS, (kib << 10, kib << 10))
+
+
+def test_the_runner_describes_itself_under_an_address_space_limit_its_default_heap_would_not_fit():
+    # ulimit -v 2 GiB: HotSpot's heap of half of it and its 1 GiB of class space would not fit.
+    done = subprocess.run([str(PYTHON), "-c", "from jiobench import vocabulary; "
+                           "print(vocabulary.approaches_reading_in_place())"], capture_output=True, text=True,
+                          timeout=60, preexec_fn=under_address_space(2097152))
+    assert (done.returncode, done.stdout) == (0, "['bulk-jni', 'ffm-pread']\n"), done.stderr
+
+
+def test_a_runner_that_cannot_start_under_the_address_space_limit_is_one_line_naming_the_limit(tmp_path):
+    done = subprocess.run([str(JIOBENCH), "sweep", "--dir", "s", "--preset", "xu-guo-jni", "--", "--transfer-size=1"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=60,
+                          preexec_fn=under_address_space(400000))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("jiobench: error: java could not start under the virtual memory limit (ulimit -v) of "
+                                  "400000 KiB to describe the runner ("), done.stderr
+    assert done.stderr.endswith("): raise the limit, or lift it (ulimit -v unlimited)\n"), done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_runner_that_is_not_one_is_said_in_the_jvm_s_words_alone(tmp_path):
+    broken = tmp_path / "broken.jar"
+    broken.write_text("not a jar")
+    done = subprocess.run([str(PYTHON), "-c", "from jiobench import vocabulary; vocabulary.description()"],
+                          capture_output=True, text=True, timeout=60, env=dict(os.environ, JIOBENCH_JAR=str(broken)))
+    assert done.stderr.strip().splitlines()[-1] == (
+        f"jiobench.errors.UsageError: java -jar {broken} --describe failed (exit code 1): Error: Invalid or corrupt "
+        f"jarfile {broken}"), done.stderr

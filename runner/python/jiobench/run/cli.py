@@ -156,7 +156,7 @@ def run(argv: list[str]) -> int:
             return subprocess.call(request.jvm_command())
         check_rank_count(options.ranks)
         ranks_here = None if "SLURM_JOB_ID" in os.environ else options.ranks
-        limits.check(ranks_here, request.jvm_args, runner_args,
+        limits.check(ranks_here, request.java, request.jvm_args, runner_args,
                      None if is_mpj(options.launcher) else request.jvm_processors(ranks_here or 1))
         command = None if is_mpj(options.launcher) else launch_command(request)
     except UsageError as mistake:

@@ -10,10 +10,12 @@ import math
 import os
 import re
 import resource
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Mapping, Optional, Sequence
 
+from .. import vocabulary
 from ..errors import UsageError
 from .launching import available_memory
 
@@ -21,11 +23,27 @@ from .launching import available_memory
 # Open MPI 4.1: 2 ranks start at 40 and not at 28, 4 at 48 and not 40, 8 at 64 and not 56), a
 # rank and its JVM a few dozen each.
 DESCRIPTORS_BASE, DESCRIPTORS_PER_RANK = 48, 6
-# Address space a JVM reserves beyond its heap: 1 GiB of compressed class space, 240 MiB of code
-# cache, and its native memory and thread stacks. A JVM of the default heap (a quarter of the
-# memory) did not start under 4 GB and crashed mid-run under 5 GB on a node of 23 GiB.
-JVM_RESERVED_BEYOND_HEAP = (1 << 30) + (240 << 20) + (1 << 30)
+# Address space a JVM takes beyond its heap, class space and code cache (which it says itself,
+# JVM_FLAGS): its own native memory, about 330 MiB (thread stacks, metaspace, libraries; measured
+# with one malloc arena, MALLOC_ARENA_MAX=1), and the C library's malloc arenas, 64 MiB of address
+# space each, one for each of its threads that allocates at once, up to 8 a processor of the node
+# (glibc). Measured (JDK 17, 2 processors, -Xmx512m): a rank's JVM peaks at 3118 MiB unlimited,
+# 1342 MiB of it native. Under ulimit -v it does without the arenas it cannot have, until they
+# have taken the room a thread stack or a compiler's buffer needs later: with about 1 GiB beside
+# heap, class space and code cache whether a run ends is chance (ulimit -v 4 GiB: with -Xmx1808m
+# no run of 4 ended, with -Xmx1552m 3 of 4), with room for every arena it is not (-Xmx1472m: 8 of
+# 8). A run is refused where less than NATIVE_RESERVED is left, and told the heap that leaves room
+# for every arena (native_unhindered).
+NATIVE_RESERVED = 1 << 30
+NATIVE_OWN = 336 << 20
+MALLOC_ARENA = 64 << 20
 HEAP_OPTION = re.compile(r"-(?:Xmx|XX:MaxHeapSize=)(\d+)([kKmMgGtT]?)$")
+# What HotSpot reserves at its start, as -XX:+PrintFlagsFinal says it: "   size_t MaxHeapSize
+# = 2147483648   {product} {ergonomic}".
+JVM_FLAG = re.compile(r"^\s*\S+\s+(\w+)\s+:?=\s+(\S+)\s+\{[^}]*\}\s+\{([^}]*)\}", re.MULTILINE)
+JVM_FLAGS = ("MaxHeapSize", "UseCompressedClassPointers", "CompressedClassSpaceSize", "ReservedCodeCacheSize")
+# A heap a run could still have (its transfer arrays): below it, no heap fits.
+SMALLEST_HEAP = 64 << 20
 UTF8 = re.compile(r"utf-?8", re.IGNORECASE)
 
 
@@ -50,25 +68,71 @@ def explicit_heap_bytes(jvm_args: Sequence[str]) -> Optional[int]:
     return None
 
 
-def heap_bytes(jvm_args: Sequence[str]) -> int:
-    """The JVM's largest heap: its -Xmx, else the JVM's default, a quarter of the memory."""
-    explicit = explicit_heap_bytes(jvm_args)
-    return explicit if explicit is not None else os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 4
+def jvm_flags(java: str, jvm_args: Sequence[str]) -> tuple[Optional[dict[str, tuple[str, str]]], str]:
+    """What the JVM of these options takes, as it says itself (JVM_FLAGS: value and origin), and
+    what it printed; no flags where it could not start. Its heap is HotSpot's to size from -Xmx,
+    -XX:MaxHeapSize, MaxRAM, MaxRAMPercentage or MaxRAMFraction, -Xms (a larger -Xms raises it),
+    the cgroup's memory limit, JAVA_TOOL_OPTIONS and JDK_JAVA_OPTIONS (which this java launcher
+    reads as the ranks' does), and, left to itself, half the address-space limit (ulimit -v:
+    Arguments::limit_heap_by_allocatable_memory, MaxVirtMemFraction 2): asked rather than
+    computed, in one JVM start of about 40 ms."""
+    try:
+        done = vocabulary.question([java, *jvm_args, "-XX:+PrintFlagsFinal", "-version"])
+    except (OSError, subprocess.TimeoutExpired):
+        return None, ""  # the launch says why java cannot start
+    printed = done.stderr + done.stdout
+    flags = {name: (value, origin) for name, value, origin in JVM_FLAG.findall(done.stdout) if name in JVM_FLAGS}
+    return (flags if done.returncode == 0 and set(flags) == set(JVM_FLAGS) else None), printed
 
 
-def check_address_space(jvm_args: Sequence[str]) -> None:
+def address_space_need(flags: dict[str, tuple[str, str]]) -> tuple[int, str]:
+    """The address space a JVM of these flags reserves, and what it is made of."""
+    heap = int(flags["MaxHeapSize"][0])
+    class_space = int(flags["CompressedClassSpaceSize"][0]) if flags["UseCompressedClassPointers"][0] == "true" else 0
+    code_cache = int(flags["ReservedCodeCacheSize"][0])
+    whose = "as HotSpot sizes it" if flags["MaxHeapSize"][1] == "ergonomic" else "as the JVM options set it"
+    parts = (f"a heap of {heap >> 20} MiB {whose}, {class_space >> 20} MiB of class space, {code_cache >> 20} MiB of "
+             f"code cache and about {NATIVE_RESERVED >> 20} MiB for its threads and native memory")
+    return heap + class_space + code_cache + NATIVE_RESERVED, parts
+
+
+def native_unhindered(processors: int) -> int:
+    """The native memory of a JVM sized for `processors` where nothing stops it: its own, and a
+    malloc arena for each of its threads, no more than glibc's 8 a processor of the node."""
+    arenas = min(8 * os.sysconf("SC_NPROCESSORS_ONLN"), threads_per_rank(processors) - LAUNCHER_THREADS)
+    return NATIVE_OWN + arenas * MALLOC_ARENA
+
+
+def check_address_space(java: str, jvm_args: Sequence[str], processors: int) -> None:
     """The virtual memory limit (ulimit -v): a JVM reserves address space for its whole heap and
-    more at its start, far beyond what it uses."""
+    more at its start, far beyond what it uses. Asked of the JVM itself, under this limit, only
+    where there is one; `processors`: those the JVM is sized for."""
     soft, _ = resource.getrlimit(resource.RLIMIT_AS)
     if soft == resource.RLIM_INFINITY:
         return
-    heap = heap_bytes(jvm_args)
-    need = heap + JVM_RESERVED_BEYOND_HEAP
-    if soft < need:
-        raise UsageError(f"the virtual memory limit (ulimit -v) is {soft >> 10} KiB, and each rank's JVM reserves about "
-                         f"{need >> 20} MiB of address space at its start (a heap of {heap >> 20} MiB, its class space "
-                         f"and code cache): lift the limit (ulimit -v unlimited) or give the JVM a smaller heap "
-                         f"(--jvm-args=-Xmx...), which lowers the need by as much")
+    flags, printed = jvm_flags(java, jvm_args)
+    if flags is None:
+        failures = [failure for failure in (THREAD_FAILURES, MEMORY_FAILURES) if failure.search(printed)]
+        if failures:
+            raise UsageError(f"the virtual memory limit (ulimit -v) is {soft >> 10} KiB, and {java} cannot start "
+                             f"under it ({said([printed], failures[0])[1]}): lift the limit (ulimit -v unlimited) or "
+                             "give the JVM a smaller heap (--jvm-args=-Xmx...)")
+        return  # another failure: the ranks' JVMs say it in their own words
+    need, parts = address_space_need(flags)
+    if soft >= need:
+        return
+    room = soft - need + int(flags["MaxHeapSize"][0])  # the largest heap let through
+    fits = room + NATIVE_RESERVED - native_unhindered(processors)
+    if fits >= SMALLEST_HEAP:
+        remedy = (f" or give the JVM a heap of {fits >> 20} MiB (--jvm-args=-Xmx{fits >> 20}m), which leaves room "
+                  "for its malloc arenas as well")
+    elif room >= SMALLEST_HEAP:
+        remedy = f" or give the JVM a heap of at most {room >> 20} MiB (--jvm-args=-Xmx{room >> 20}m)"
+    else:
+        remedy = ": no heap leaves room for the rest"
+    raise UsageError(f"the virtual memory limit (ulimit -v) is {soft >> 10} KiB, and each rank's JVM reserves about "
+                     f"{need >> 20} MiB of address space at its start ({parts}): lift the limit "
+                     f"(ulimit -v unlimited){remedy}")
 
 
 def jvm_locale(environment: Mapping[str, str]) -> str:
@@ -291,7 +355,7 @@ def check_threads(ranks_here: int, processors: int) -> None:
                          f"would fit; {limit.remedy_for(need)}{smaller}")
 
 
-def check(ranks_here: Optional[int], jvm_args: Sequence[str], runner_args: Sequence[str],
+def check(ranks_here: Optional[int], java: str, jvm_args: Sequence[str], runner_args: Sequence[str],
           processors: Optional[int]) -> None:
     """Every limit above; `ranks_here` is None where another (Slurm) starts the ranks on each node,
     `processors` those each rank's JVM is sized for, None where the ranks are no launcher and JVM
@@ -300,7 +364,7 @@ def check(ranks_here: Optional[int], jvm_args: Sequence[str], runner_args: Seque
         check_descriptors(ranks_here)
         if processors is not None:
             check_threads(ranks_here, processors)
-    check_address_space(jvm_args)
+    check_address_space(java, jvm_args, processors or cpus_available())
     check_path_encoding(runner_args, os.environ)
 
 
@@ -316,8 +380,6 @@ MEMORY_FAILURES = re.compile("|".join([
     r"There is insufficient memory for the Java Runtime Environment", r"Could not reserve enough space",
     r"Could not allocate compressed class space", r"Native memory allocation \((mmap|malloc)\) failed",
     r"Failed to reserve memory", r"Cannot allocate memory", r"errno=12"]))
-# HotSpot's decorations of a line: "[0.006s][warning][os,thread] " and "# ".
-DECORATION = re.compile(r"^(\[[^\]]*\])+\s*|^#\s*")
 
 
 def said(texts: Sequence[str], failure: re.Pattern) -> tuple[int, str]:
@@ -325,7 +387,7 @@ def said(texts: Sequence[str], failure: re.Pattern) -> tuple[int, str]:
     matching = [text for text in texts if failure.search(text)]
     if not matching:
         return 0, ""
-    lines = [DECORATION.sub("", line).strip() for line in matching[0].splitlines()]
+    lines = [vocabulary.DECORATION.sub("", line).strip() for line in matching[0].splitlines()]
     said_lines = [line for line in lines if failure.search(line)]
     # HotSpot's own line on the cause ("Cannot create worker GC thread. Out of system resources.")
     # rather than its headline ("There is insufficient memory ...").
@@ -338,9 +400,22 @@ def start_limit_line(texts: list[str]) -> Optional[str]:
     def jvms(count: int, did: str) -> str:
         return f"a JVM {did.format(its='its')}" if count == 1 else f"{count} JVMs {did.format(its='their')}"
 
+    address_space, _ = resource.getrlimit(resource.RLIMIT_AS)
+
+    def address_space_line(count: int, did: str, line: str) -> str:
+        return (f"jiobench: error: {jvms(count, did)} ({line}): the virtual memory limit (ulimit -v) is "
+                f"{address_space >> 10} KiB, which each JVM's heap, class space, code cache and thread stacks all "
+                "count against; give each JVM a smaller heap (--jvm-args=-Xmx...), or lift the limit (ulimit -v "
+                "unlimited)")
+
     count, line = said(texts, THREAD_FAILURES)
     if count:
         tightest = sorted(thread_limits(), key=lambda limit: limit.free)
+        # A thread's stack is address space too: under ulimit -v, with threads to spare, it is
+        # the address space that ran out.
+        if address_space != resource.RLIM_INFINITY and all(
+                limit.free >= threads_per_rank(cpus_available()) for limit in tightest):
+            return address_space_line(count, "could not start {its} threads", line)
         listed = ", ".join(f"{limit.short} ({limit.in_use} in use)" for limit in tightest) or "none found"
         return (f"jiobench: error: {jvms(count, 'could not start {its} threads')} ({line}): a limit on this node's "
                 f"threads or processes is reached, the tightest first: {listed}; run fewer ranks on this node, "
@@ -353,10 +428,10 @@ def start_limit_line(texts: list[str]) -> Optional[str]:
                 "on this node")
     count, line = said(texts, MEMORY_FAILURES)
     if count:
-        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if address_space != resource.RLIM_INFINITY:
+            return address_space_line(count, "could not reserve {its} memory", line)
         available = available_memory()
-        where = (f"the virtual memory limit (ulimit -v) is {soft >> 10} KiB" if soft != resource.RLIM_INFINITY
-                 else f"this node has {available / 2 ** 30:.1f} GiB available" if available is not None
+        where = (f"this node has {available / 2 ** 30:.1f} GiB available" if available is not None
                  else "this node's memory is spent")
         return (f"jiobench: error: {jvms(count, 'could not reserve {its} memory')} ({line}): {where}; give each JVM a "
                 "smaller heap (--jvm-args=-Xmx...), or run fewer ranks on this node")
