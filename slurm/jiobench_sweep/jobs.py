@@ -110,9 +110,13 @@ def shell_word(words: list[str], index: int) -> str:
 
 
 def shell_line(prefix: str, words: list[str]) -> list[str]:
-    """A command for bash, wrapped before the runner options."""
-    text = " ".join(shell_word(words, index) for index in range(len(words)))
-    return (prefix + text.replace(" -- ", " -- \\\n    ", 1)).splitlines()
+    """A command for bash, wrapped before the runner options: between the words `--` and the first
+    of them, never within a value (one may hold ` -- `), and never split again where some text
+    ends a line (a value may hold U+2028 or U+0085, which bash takes as any other character)."""
+    shell_words = [shell_word(words, index) for index in range(len(words))]
+    runner = words.index("--") + 1 if "--" in words else len(words)
+    first = prefix + " ".join(shell_words[:runner])
+    return [first + " \\", "    " + " ".join(shell_words[runner:])] if shell_words[runner:] else [first]
 
 
 def launcher_of(manifest: dict, point: dict) -> str:

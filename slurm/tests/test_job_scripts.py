@@ -57,7 +57,7 @@ def calls(output: str) -> list[list[str]]:
 def uncommented_alternative(script: str) -> str:
     """The script with the run it offers instead (`# exec ...` and its continuation) uncommented
     in place of its own."""
-    lines = script.splitlines()
+    lines = script.split("\n")  # not splitlines(): a value may hold U+2028, which ends no line for bash
     prologue = lines[:next(index for index, line in enumerate(lines) if line.startswith("jiobench=")) + 1]
     start = next(index for index, line in enumerate(lines) if line.startswith('# exec "$jiobench"'))
     return "\n".join(prologue + [line[2:] for line in lines[start:start + 2]]) + "\n"
@@ -104,6 +104,48 @@ def test_every_value_a_user_gives_arrives_as_one_argument_and_runs_nothing(tmp_p
     assert (directory / "logs" / "steps.7").read_text().split("\n")[:-1] == [f"{p['id']} 0" for p in points]
     report = run_script((directory / "jobs" / "report.sbatch").read_text(), directory, env)
     assert report == [["jiobench", "sweep", "status", "."], ["jiobench", "report", ".", "-o", "report"]]
+    assert not list(tmp_path.rglob("CANARY")), "a value ran as a command"
+
+
+def test_values_holding_a_double_dash_or_a_unicode_line_end_reach_every_job_byte_for_byte(tmp_path):
+    """A job's command is wrapped before the runner's options, at their `--`: the wrap fell at the
+    first ` -- ` of the line instead, within a value that held one, and the lines were split again
+    wherever Python ends a line (U+2028, U+0085, which bash takes as any other character), so that
+    such a value reached the job changed. Each now arrives byte for byte, in every job."""
+    odd = tmp_path / "j -- k"
+    odd.mkdir()
+    java = odd / "java"
+    java.symlink_to(shutil.which("java"))
+    held = ["a -- b", "$(touch CANARY) 'q' \"d\" -- e\u2028f\x85g"]
+    jvm_args = [f"-Dq={shlex.quote(value)}" for value in held]
+    launcher_args = f"--label {shlex.quote(held[1])}"
+    test_file = odd / "f -- g.dat"
+    directory = tmp_path / "sweep"
+    done = subprocess.run(
+        [str(JIOBENCH), "sweep", "--dir", str(directory), "--procs", "1", "--time", "5", "--java", str(java),
+         "--launcher-args", launcher_args, "--vary", f"jvm-args={','.join(jvm_args)}", "--", "-a", "calibrate",
+         "-b", "1MiB", "-o", str(test_file)],
+        capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert done.returncode == 0, done.stderr
+    points = json.loads((directory / "sweep.json").read_text())["points"]
+    assert [point["jvm_args"] for point in points] == jvm_args
+    env = stand_ins(tmp_path / "stand-ins")
+    for point in points:
+        script = (directory / point["script"]).read_text(encoding="utf-8")
+        for call, launcher in ((run_script(script, directory, env), launcher_args),
+                               (run_script(uncommented_alternative(script), directory, env), None)):
+            (args,) = call
+            assert args[:2] == ["jiobench", "run"] and args[args.index("--java") + 1] == str(java), args
+            assert f"--jvm-args={point['jvm_args']}" in args, args
+            assert launcher is None or f"--launcher-args={launcher}" in args, args
+            assert args[args.index("--") + 1:] == point["runner_args"], args
+    (directory / "logs").mkdir(exist_ok=True)
+    assert run_script((directory / "jobs" / "allocation.sbatch").read_text(encoding="utf-8"), directory, env) == []
+    for point in points:
+        (args,) = calls((directory / "logs" / f"{point['id']}.7.out").read_text(encoding="utf-8"))
+        assert f"--jvm-args={point['jvm_args']}" in args, args
+        assert f"--launcher-args=-J {point['id']} --time=5 {launcher_args}" in args, args
+        assert args[args.index("--") + 1:] == point["runner_args"], args
     assert not list(tmp_path.rglob("CANARY")), "a value ran as a command"
 
 
