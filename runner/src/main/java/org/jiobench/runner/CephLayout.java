@@ -52,6 +52,7 @@ final class CephLayout implements FileLayout {
     @Override
     public void create(Path file) throws UsageError {
         String value = value(stripeCount());
+        checkObjectsFitTheOsds();
         try {
             Files.createFile(file);
         } catch (FileAlreadyExistsException raced) {
@@ -89,6 +90,39 @@ final class CephLayout implements FileLayout {
                     + " OSDs of this CephFS: a stripe would put several of its objects on one OSD");
         }
         return striping.count();
+    }
+
+    /**
+     * CephFS takes a layout whose objects its OSDs refuse to grow to: a write past the OSDs'
+     * largest object (osd_max_object_size) into one fails, and ceph-fuse retries it without end
+     * (measured: the writer hung in its fsync). Not checked where the ceph CLI cannot ask.
+     */
+    private void checkObjectsFitTheOsds() throws UsageError {
+        long objects = objectSize();
+        Long largest = objects > 0 ? largestObject() : null;
+        if (largest == null || objects <= largest) return;
+        String asked = striping.objectSize() > 0 ? "--object-size " + Sizes.format(objects)
+                : "--stripe-size " + Sizes.format(striping.size()) + " (objects of " + Sizes.format(objects) + ")";
+        throw new UsageError(asked + " is more than this CephFS's OSDs hold in an object (osd_max_object_size "
+                + Sizes.format(largest) + "): a write past that fails, and ceph-fuse retries it without end");
+    }
+
+    /** The OSDs' osd_max_object_size, as the cluster's configuration says; null where the ceph CLI cannot ask it. */
+    static Long largestObject() {
+        ToolCommand get;
+        try {
+            get = ToolCommand.run(List.of("ceph", "--connect-timeout", "10", "config", "get", "osd",
+                    "osd_max_object_size"), "");
+        } catch (UsageError noCli) {
+            return null;
+        }
+        if (!get.succeeded()) return null;
+        List<String> lines = get.output().strip().lines().toList();  // the value last, past any warning
+        try {
+            return lines.isEmpty() ? null : Long.parseLong(lines.get(lines.size() - 1).strip());
+        } catch (NumberFormatException notANumber) {
+            return null;
+        }
     }
 
     /** The OSDs that hold data ("in"), as the cluster's monitors say; null where the ceph CLI cannot ask them. */

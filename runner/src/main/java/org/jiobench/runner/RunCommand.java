@@ -295,9 +295,16 @@ final class RunCommand implements Callable<Integer> {
         require(stripeSize == null || stripeSize % Striping.SIZE_UNIT == 0,
                 "--stripe-size " + (stripeSize == null ? "" : Sizes.format(stripeSize)) + " is not a multiple of 64KiB, "
                 + "as Lustre and CephFS require");
+        require(stripeSize == null || stripeSize < Striping.SIZE_LIMIT,
+                "--stripe-size " + (stripeSize == null ? "" : Sizes.format(stripeSize)) + " is not under 4GiB, as "
+                + "Lustre and CephFS require");
         require(objectSize == null || objectSize % Striping.SIZE_UNIT == 0,
                 "--object-size " + (objectSize == null ? "" : Sizes.format(objectSize)) + " is not a multiple of 64KiB, "
                 + "as CephFS requires");
+        require(objectSize == null || objectSize < Striping.SIZE_LIMIT,
+                "--object-size " + (objectSize == null ? "" : Sizes.format(objectSize)) + " is more than any CephFS "
+                + "takes: its layouts hold objects under 4GiB, and its OSDs objects of at most osd_max_object_size "
+                + "(128MiB unless raised)");
         require(objectSize == null || stripeSize == null || stripeSize == 0 || objectSize % stripeSize == 0,
                 "--object-size " + (objectSize == null ? "" : Sizes.format(objectSize)) + " is not a multiple of "
                 + "--stripe-size " + (stripeSize == null ? "" : Sizes.format(stripeSize))

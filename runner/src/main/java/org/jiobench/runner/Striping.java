@@ -17,6 +17,11 @@ import java.nio.file.Path;
 record Striping(int count, long size, long objectSize, boolean ignore) {
     /** Lustre's stripe sizes and CephFS's stripe units are multiples of this. */
     static final long SIZE_UNIT = 64 * 1024;
+    /**
+     * Lustre's stripe sizes and CephFS's stripe units and object sizes are held in 32 bits: each
+     * is under this (CephFS refuses an object size of 4GiB itself, Invalid argument).
+     */
+    static final long SIZE_LIMIT = 4L << 30;
 
     boolean asked() {
         return count != 0 || size > 0 || objectSize > 0;

@@ -77,6 +77,26 @@ class RunCommandTest {
     }
 
     @Test
+    void aSizeNoLayoutHoldsIsRefusedAsSuchOnAnyFileSystem() {
+        String file = dir.resolve("f.dat").toString();
+        assertEquals(2, run("-a", "raw-bytes", "--object-size", "8GiB", "-o", file));
+        assertEquals("jiobench: error: --object-size 8GiB is more than any CephFS takes: its layouts hold objects "
+                + "under 4GiB, and its OSDs objects of at most osd_max_object_size (128MiB unless raised) (see --help)",
+                errors().strip(), "not --stripe-ignore's hint, which would run on without the value");
+        err.reset();
+        assertEquals(2, run("-a", "raw-bytes", "--object-size", "4GiB", "-o", file));
+        assertTrue(errors().startsWith("jiobench: error: --object-size 4GiB is more than any CephFS takes"), errors());
+        err.reset();
+        assertEquals(2, run("-a", "raw-bytes", "--stripe-size", "4GiB", "-o", file));
+        assertEquals("jiobench: error: --stripe-size 4GiB is not under 4GiB, as Lustre and CephFS require (see --help)",
+                errors().strip());
+        err.reset();
+        assertEquals(2, run("-a", "raw-bytes", "--object-size", "4194240KiB", "-o", file));
+        assertTrue(errors().contains("(pass --stripe-ignore to run without striping)"), "a size a layout holds: "
+                + errors());
+    }
+
+    @Test
     void anApproachOptionReachesItsApproach() {
         assertEquals(0, run("-a", "nio-bulk", "--nio-bulk.piece-size", "1000", "-b", "8k", "-t", "4k", "--verify",
                 "--byte-order", "little", "-o", dir.resolve("f").toString()), errors());
