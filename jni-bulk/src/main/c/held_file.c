@@ -67,10 +67,3 @@ JNIEXPORT jint JNICALL Java_org_jiobench_bulk_HeldFile_create(JNIEnv *env, jclas
     close(created);
     return fd;
 }
-
-JNIEXPORT void JNICALL Java_org_jiobench_bulk_HeldFile_close(JNIEnv *env, jclass cls, jint fd, jstring path)
-{
-    (void)cls;
-    if (close(fd) < 0 && errno != EINTR)
-        throw_io_error(env, path, "close", errno);
-}

@@ -195,11 +195,3 @@ JNIEXPORT void JNICALL Java_org_jiobench_bulk_PosixFile_fsync(JNIEnv *env, jclas
     if (fsync(fd) < 0)
         throw_io_error(env, path, "fsync", errno);
 }
-
-JNIEXPORT void JNICALL Java_org_jiobench_bulk_PosixFile_close(JNIEnv *env, jclass cls, jint fd, jstring path)
-{
-    (void)cls;
-    /* Linux releases the descriptor even when close reports EINTR; retrying could close another file. */
-    if (close(fd) < 0 && errno != EINTR)
-        throw_io_error(env, path, "close", errno);
-}

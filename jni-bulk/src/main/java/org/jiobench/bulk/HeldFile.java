@@ -1,6 +1,5 @@
 package org.jiobench.bulk;
 
-import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -13,18 +12,10 @@ import java.util.Objects;
  * permissions allow. Holding opens nothing for reading or writing: a FIFO does not block it, and a
  * FUSE file system sees no open.
  */
-public final class HeldFile implements Closeable {
-
-    static {
-        NativeLibrary.load();
-    }
-
-    private final String path;
-    private int fd;
+public final class HeldFile extends Descriptor {
 
     private HeldFile(String path, int fd) {
-        this.path = path;
-        this.fd = fd;
+        super(path, fd);
     }
 
     /**
@@ -50,30 +41,10 @@ public final class HeldFile implements Closeable {
 
     /** /proc/self/fd/N: the name by which this process reaches the held file. */
     public Path descriptorPath() throws IOException {
-        if (fd < 0) {
-            throw new IOException(path + ": closed");
-        }
-        return Path.of("/proc/self/fd/" + fd);
-    }
-
-    /** Lets the file go; closing it again does nothing. */
-    @Override
-    public void close() throws IOException {
-        if (fd >= 0) {
-            int closing = fd;
-            fd = -1;
-            close(closing, path);
-        }
-    }
-
-    @Override
-    public String toString() {
-        return "HeldFile[" + path + (fd < 0 ? ", closed]" : "]");
+        return Path.of("/proc/self/fd/" + descriptor());
     }
 
     private static native int hold(byte[] nativePath, String path) throws IOException;
 
     private static native int create(byte[] nativePath, String path) throws IOException;
-
-    private static native void close(int fd, String path) throws IOException;
 }

@@ -1,6 +1,5 @@
 package org.jiobench.bulk;
 
-import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -13,18 +12,10 @@ import java.util.Objects;
  * <p>Errors of the system calls are IOExceptions naming the call, the reason and the file. An instance
  * is not meant for use by several threads at once.
  */
-public final class PosixFile implements Closeable {
-
-    static {
-        NativeLibrary.load();
-    }
-
-    private final String path;
-    private int fd;
+public final class PosixFile extends Descriptor {
 
     private PosixFile(String path, int fd) {
-        this.path = path;
-        this.fd = fd;
+        super(path, fd);
     }
 
     /**
@@ -62,7 +53,7 @@ public final class PosixFile implements Closeable {
      */
     public int transfer(boolean write, ByteBuffer directBuffer, int length, long[] offsets, TransferCallback callback)
             throws IOException {
-        return transfer(openDescriptor(), path, write, directBuffer, length, offsets, false, Long.MAX_VALUE, callback,
+        return transfer(descriptor(), path, write, directBuffer, length, offsets, false, Long.MAX_VALUE, callback,
                 0, null);
     }
 
@@ -78,7 +69,7 @@ public final class PosixFile implements Closeable {
      */
     public int transferBatch(boolean write, ByteBuffer directBuffer, int length, long[] offsets, long nanosLeft)
             throws IOException {
-        return transfer(openDescriptor(), path, write, directBuffer, length, offsets, true, nanosLeft, null, 0, null);
+        return transfer(descriptor(), path, write, directBuffer, length, offsets, true, nanosLeft, null, 0, null);
     }
 
     /**
@@ -92,42 +83,20 @@ public final class PosixFile implements Closeable {
      */
     public int transferSwapped(boolean write, ByteBuffer elements, int elementSize, ByteBuffer piece, int length,
             long[] offsets, TransferCallback callback) throws IOException {
-        return transfer(openDescriptor(), path, write, elements, length, offsets, false, Long.MAX_VALUE, callback,
+        return transfer(descriptor(), path, write, elements, length, offsets, false, Long.MAX_VALUE, callback,
                 elementSize, Objects.requireNonNull(piece, "piece"));
     }
 
     /** {@link #transferBatch} of a C array of elements in the opposite byte order to the file's. */
     public int transferSwappedBatch(boolean write, ByteBuffer elements, int elementSize, ByteBuffer piece, int length,
             long[] offsets, long nanosLeft) throws IOException {
-        return transfer(openDescriptor(), path, write, elements, length, offsets, true, nanosLeft, null, elementSize,
+        return transfer(descriptor(), path, write, elements, length, offsets, true, nanosLeft, null, elementSize,
                 Objects.requireNonNull(piece, "piece"));
     }
 
     /** fsync(2): the data and metadata written so far reach storage. */
     public void fsync() throws IOException {
-        fsync(openDescriptor(), path);
-    }
-
-    /** Closes the file; closing it again does nothing. */
-    @Override
-    public void close() throws IOException {
-        if (fd >= 0) {
-            int closing = fd;
-            fd = -1;
-            close(closing, path);
-        }
-    }
-
-    @Override
-    public String toString() {
-        return "PosixFile[" + path + (fd < 0 ? ", closed]" : "]");
-    }
-
-    private int openDescriptor() throws IOException {
-        if (fd < 0) {
-            throw new IOException(path + ": closed");
-        }
-        return fd;
+        fsync(descriptor(), path);
     }
 
     private static native int open(byte[] nativePath, String path, boolean forWrite, boolean direct)
@@ -142,6 +111,4 @@ public final class PosixFile implements Closeable {
             throws IOException;
 
     private static native void fsync(int fd, String path) throws IOException;
-
-    private static native void close(int fd, String path) throws IOException;
 }
