@@ -47,7 +47,7 @@ final class Benchmark {
         this.task = world.task().resolvedFor(settings);
         MemoryNeeds.check(settings, task.approaches(settings), Runtime.getRuntime().maxMemory(),
                 world.ranksInThisJvm());
-        this.targets = new Targets(settings, world.rank());
+        this.targets = new Targets(settings, world.rank(), task.created());
         Geometry geometry = settings.geometry();
         this.writePlan = new BlockPlan(world.rank(), world.size(), geometry.blockSize(), geometry.transferSize(),
                 geometry.segments(), geometry.filePerProcess(), geometry.order(), settings.elements().seed());
@@ -71,9 +71,9 @@ final class Benchmark {
         if (settings.honesty().dropCache() && settings.schedule().read()) {
             clientCache = CephFuseCache.serving(filesystemType, directory);
         }
-        List<Path> created = task.first()
+        Map<Path, FileIdentity> created = task.first()
                 ? targets.prepare(readPlan.rank(), readPlan.fileExtent(), extentWritten)
-                : List.of();
+                : Map.of();
         try {
             world.created(created);
             return run(created);
@@ -82,17 +82,19 @@ final class Benchmark {
         }
     }
 
-    private int run(List<Path> created) throws IOException {
+    private int run(Map<Path, FileIdentity> created) throws IOException {
         Geometry geometry = settings.geometry();
         Elements elements = settings.elements();
         Map<String, Object> environment = Environment.describe(geometry.file(),
                 geometry.transferSize() * geometry.batchSlots());
         environment.put("plan_memory_bytes", MemoryNeeds.bytes(settings, task.approaches(settings)));
+        // A later JVM's files were all there when it started: a replaced one ends it before it is ready.
+        if (!task.first()) targets.hold(readPlan.rank());
         if (!world.ready(settings.describe(), environment, created)) return Wire.MISTAKE;
         transfers = new Transfers(writePlan.fileOffsets(), writePlan.firstElements(elements.type()),
                 readPlan.fileOffsets(), readPlan.firstElements(elements.type()));
         verifiedFile = new VerifiedTransfers(settings.honesty().verify() ? writePlan.transferCount() : 0);
-        targets.remember(readPlan.rank());
+        targets.hold(readPlan.rank());
         Map<Approach, TransferBuffer> buffers = new LinkedHashMap<>();
         for (Approach approach : task.approaches(settings)) {
             buffers.put(approach, new TransferBuffer(approach.dataForm(), elements.type(),
@@ -129,12 +131,12 @@ final class Benchmark {
     /** @return the bytes written to the block this rank reads next */
     private long write(Approach approach, int rep, boolean warmup, TransferBuffer buffer) throws IOException {
         Path file = targets.ownFile();
-        Phase phase = new Phase(approach, IoMode.WRITE, task.fork(), rep, warmup, file, transfers.writeOffsets(),
-                transfers.writeFirstElements(), planBytes, verifiedFile);
+        Phase phase = new Phase(approach, IoMode.WRITE, task.fork(), rep, warmup, file, targets.opened(file),
+                transfers.writeOffsets(), transfers.writeFirstElements(), planBytes, verifiedFile);
         RankRecord record = timed(phase, buffer);
         if (settings.honesty().verify() && approach.dataForm() != DataForm.NONE && record.bytes() > 0) {
             Elements elements = settings.elements();
-            long wrong = FileCheck.firstWrongByte(file, transfers.writeOffsets(), transfers.writeFirstElements(),
+            long wrong = FileCheck.firstWrongByte(phase.opened(), transfers.writeOffsets(), transfers.writeFirstElements(),
                     record.bytes(), elements.type(), elements.byteOrder(), (int) settings.geometry().transferSize(),
                     elements.seed(), phase.verified());
             String error = wrong < 0 ? null : Verification.describe(file, wrong);
@@ -145,16 +147,17 @@ final class Benchmark {
 
     private void read(Approach approach, int rep, boolean warmup, TransferBuffer buffer, long readable)
             throws IOException {
-        Phase phase = new Phase(approach, IoMode.READ, task.fork(), rep, warmup, targets.fileOf(readPlan.rank()),
+        Path file = targets.fileOf(readPlan.rank());
+        Phase phase = new Phase(approach, IoMode.READ, task.fork(), rep, warmup, file, targets.opened(file),
                 transfers.readOffsets(), transfers.readFirstElements(), readable, verifiedReads.get(approach));
         if (settings.honesty().reorder() && approach.dataForm() != DataForm.NONE) {
-            Targets.awaitSize(phase.file(), furthestRead(readable));
+            Targets.awaitSize(phase.opened(), furthestRead(readable));
         }
         if (settings.honesty().dropCache() && approach.dataForm() != DataForm.NONE) {
             if (clientCache != null) {
-                clientCache.empty(phase.file());
+                clientCache.empty(phase.opened());
             } else {
-                PageCache.drop(phase.file());
+                PageCache.drop(phase.opened());
             }
         }
         report(phase, timed(phase, buffer));
@@ -179,8 +182,19 @@ final class Benchmark {
         } catch (IOException e) {
             String cause = e.getClass() == IOException.class ? e.getMessage() : e.getClass().getSimpleName() + ": "
                     + e.getMessage();
-            throw new IOException(phase.label() + " on " + phase.file() + ": " + cause, e);
+            throw new IOException(phase.label() + ": " + namingTheFileOnce(phase, cause), e);
         }
+    }
+
+    /**
+     * What went wrong in a phase, naming its file once, by the run's name for it: the native
+     * library's errors and NIO's name the file they were handed (the name the approach opened it
+     * by), the stream classes' do not.
+     */
+    static String namingTheFileOnce(Phase phase, String cause) {
+        String file = phase.file().toString();
+        String said = String.valueOf(cause).replace(phase.opened().toString(), file);
+        return said.contains(file) ? said : file + ": " + said;
     }
 
     private long report(Phase phase, RankRecord record) throws IOException {

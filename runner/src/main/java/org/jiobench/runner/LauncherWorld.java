@@ -93,14 +93,14 @@ final class LauncherWorld implements World {
     @Override public boolean launched() { return true; }
 
     @Override
-    public void created(List<Path> files) {
+    public void created(Map<Path, FileIdentity> files) {
         if (!files.isEmpty()) send(Wire.created(files));
     }
 
     @Override
-    public boolean ready(Map<String, Object> parameters, Map<String, Object> environment, List<Path> created)
-            throws IOException {
-        send(Wire.ready(parameters, environment, Wire.absolute(created)));
+    public boolean ready(Map<String, Object> parameters, Map<String, Object> environment,
+            Map<Path, FileIdentity> created) throws IOException {
+        send(Wire.ready(parameters, environment, Wire.identities(created)));
         return reply().equals(Wire.START);
     }
 

@@ -14,7 +14,8 @@ import org.jiobench.workloads.TransferIo;
  * when asked), close, each on this rank's clock from the barrier's exit. Filling the array before
  * a write and checking it after a read ({@link Verifier}) happen with the clock stopped; the
  * {@link Pacer} ends the phase at its deadline, and with wear-out every rank then goes on to the
- * most any rank moved by then.
+ * most any rank moved by then. The JVM's {@link Stalls} in its transfers are counted apart, so that
+ * a stall that lengthened them is not taken for their pace.
  */
 final class PhaseTimer {
     private static final int BOOKKEEPING_PASSES = 3;
@@ -24,6 +25,7 @@ final class PhaseTimer {
     private final Deadline deadline;
     private final World world;
     private final BooleanSupplier stopRequested;
+    private final Stalls stalls = Stalls.ofThisJvm();
 
     /** @param stopRequested whether the run was asked to stop, which ends the phase under way */
     PhaseTimer(ApproachSettings settings, Honesty honesty, Deadline deadline, World world,
@@ -44,11 +46,14 @@ final class PhaseTimer {
         Mover mover = new Mover(phase, buffer, clock, pacer, verifier, true);
         double opened;
         double transferred;
+        long openedAt;
+        long transferredAt;
         Long stonewallBytes = null;
         Double stonewallSeconds = null;
         boolean stonewalled;
-        try (TransferIo io = phase.approach().open(phase.file(), phase.mode(), buffer, settings)) {
+        try (TransferIo io = phase.approach().open(phase.opened(), phase.mode(), buffer, settings)) {
             opened = clock.seconds();
+            openedAt = System.nanoTime();
             mover.moveTo(io, phase.bytes());
             stonewalled = mover.position < phase.bytes();
             if (pacer.wearsOut()) {
@@ -60,14 +65,27 @@ final class PhaseTimer {
             }
             if (fsync && phase.mode() == IoMode.WRITE) io.sync();
             transferred = clock.seconds();
+            transferredAt = System.nanoTime();
         }
         double elapsed = clock.seconds();
+        double stalled = stalledSeconds(openedAt, transferredAt, transferred - opened);
         return new RankRecord(phase.approach().id(), phase.mode().id(), phase.fork(), phase.rep(), phase.warmup(),
                 world.rank(), mover.position, (int) (mover.position / buffer.size()), opened, transferred - opened,
-                elapsed - transferred, elapsed, bookkeepingSeconds(phase, buffer, mover.position),
+                elapsed - transferred, elapsed, bookkeepingSeconds(phase, buffer, mover.position), stalled,
                 stonewalled, stonewallBytes, stonewallSeconds, verifier.verified(mover.position), verifier.error(),
                 arrayPageOffset < 0 ? null : arrayPageOffset,
                 arrayPageOffset < 0 ? null : !TransferBuffer.clearOfSlowCopy(arrayPageOffset));
+    }
+
+    /**
+     * How long of the transfers' {@code transferSeconds} the JVM stood still: the stalls between the
+     * open and the end of the transfers, less the untimed work among them (filling and checking the
+     * array with the clock stopped), in which a stall may have fallen too. So a stall is never
+     * counted that the transfers' time does not hold.
+     */
+    private double stalledSeconds(long openedAt, long transferredAt, double transferSeconds) {
+        long untimed = Math.max(0, transferredAt - openedAt - Math.round(transferSeconds * 1e9));
+        return Math.max(0, stalls.within(openedAt, transferredAt) - untimed) / 1e9;
     }
 
     /**

@@ -9,6 +9,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  *
  * @param bookkeepingSeconds what the runner's own loop costs of transferSeconds, measured with
  *                           transfers that move nothing (an estimate, not taken out)
+ * @param stalledSeconds   how long of transferSeconds the whole JVM stood still ({@link Stalls}: stopped,
+ *                         starved, swapped out), left in the figures, which count it
  * @param stonewallBytes   with wear-out, the bytes moved when the deadline stopped the rank (else null)
  * @param stonewallSeconds with wear-out, the time at which it stopped (else null)
  * @param arrayPageOffset  where the heap array the approach moved started in its 4 KiB page (null
@@ -29,6 +31,7 @@ record RankRecord(
         @JsonProperty("close_s") double closeSeconds,
         @JsonProperty("elapsed_s") double elapsedSeconds,
         @JsonProperty("bookkeeping_s") double bookkeepingSeconds,
+        @JsonProperty("stalled_s") double stalledSeconds,
         boolean stonewalled,
         @JsonProperty("stonewall_bytes") Long stonewallBytes,
         @JsonProperty("stonewall_s") Double stonewallSeconds,
@@ -40,7 +43,7 @@ record RankRecord(
     /** The same record after the written data was read back and checked. */
     RankRecord checked(String checkError) {
         return new RankRecord(approach, op, fork, rep, warmup, rank, bytes, transfers, openSeconds, transferSeconds,
-                closeSeconds, elapsedSeconds, bookkeepingSeconds, stonewalled, stonewallBytes, stonewallSeconds, checkError == null,
-                checkError, arrayPageOffset, arrayCopyCrawls);
+                closeSeconds, elapsedSeconds, bookkeepingSeconds, stalledSeconds, stonewalled, stonewallBytes,
+                stonewallSeconds, checkError == null, checkError, arrayPageOffset, arrayCopyCrawls);
     }
 }

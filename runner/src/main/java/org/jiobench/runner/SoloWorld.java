@@ -2,7 +2,6 @@ package org.jiobench.runner;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -32,7 +31,7 @@ final class SoloWorld implements World {
     @Override public String describe() { return "a runner started by hand, without bin/jiobench run"; }
 
     @Override public boolean ready(Map<String, Object> parameters, Map<String, Object> environment,
-                                   List<Path> created) {
+                                   Map<Path, FileIdentity> created) {
         return true;
     }
 

@@ -1,6 +1,7 @@
 package org.jiobench.runner;
 
 import java.util.List;
+import java.util.Set;
 import org.jiobench.workloads.Approach;
 
 /**
@@ -11,25 +12,27 @@ import org.jiobench.workloads.Approach;
  * @param first         the run's first JVM on this rank
  * @param fork          1-based fork number, or 0 for the one JVM of a run without forks
  * @param approachIndex index into the run's approaches of the one this fork runs
+ * @param created       what the files this rank's launcher knows the run created are (a later
+ *                      JVM's own file must be one of them), empty where it knows none
  */
-record Task(boolean first, int fork, int approachIndex) {
+record Task(boolean first, int fork, int approachIndex, Set<FileIdentity> created) {
     /** The first JVM, before the settings say whether the run forks. */
-    static final Task FIRST = new Task(true, 1, 0);
+    static final Task FIRST = new Task(true, 1, 0, Set.of());
 
     /**
-     * Reads a task as the launchers pass it: "first", or "FORK:APPROACH-INDEX" for every later
-     * JVM of the run.
+     * Reads a task as the launchers pass it ({@link Wire#TASK_FIRST}, or {@link Wire#task}'s
+     * "FORK:APPROACH-INDEX" with the created files' identities for every later JVM of the run).
      */
     static Task parse(String text) {
-        if (text.equals("first")) return FIRST;
-        String[] parts = text.split(":");
-        if (parts.length != 2) throw new IllegalArgumentException("no task: " + text);
-        return new Task(false, Integer.parseInt(parts[0]), Integer.parseInt(parts[1]));
+        if (text.equals(Wire.TASK_FIRST)) return FIRST;
+        String[] parts = text.split(Wire.TASK_SEPARATOR, -1);
+        if (parts.length != 3) throw new IllegalArgumentException("no task: " + text);
+        return new Task(false, Integer.parseInt(parts[0]), Integer.parseInt(parts[1]), Wire.identities(parts[2]));
     }
 
     /** The fork this first JVM turns out to be, once the settings are known. */
     Task resolvedFor(RunSettings settings) {
-        return first && settings.schedule().forks() == 0 ? new Task(true, 0, 0) : this;
+        return first && settings.schedule().forks() == 0 ? new Task(true, 0, 0, created) : this;
     }
 
     List<Approach> approaches(RunSettings settings) {

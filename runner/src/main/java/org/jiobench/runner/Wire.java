@@ -1,9 +1,13 @@
 package org.jiobench.runner;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * What a rank's JVM says to whatever started it, built here alone (docs/protocol.md, sections 4 and
@@ -16,6 +20,16 @@ final class Wire {
     static final String CONTROL_VARIABLE = "JIOBENCH_CONTROL";
     /** What begins each of MPJ Express's rank 0's messages among the job's other output. */
     static final String MPJ_TAG = "@jiobench ";
+
+    /**
+     * The task of a JVM (its last field of the control variable, MPJ's {@code --task=}): "first", or
+     * "FORK:APPROACH-INDEX:IDENTITIES" ({@link Task#parse}), IDENTITIES being the created files'
+     * "DEV.INO", joined by "+".
+     */
+    static final String TASK_FIRST = "first";
+    static final String TASK_SEPARATOR = ":";
+    private static final String IDENTITY_SEPARATOR = "+";
+    private static final String DEVICE_INODE_SEPARATOR = ".";
 
     /** The launcher's answers: the run starts, every rank is at the barrier, the run ends now. */
     static final String START = "start";
@@ -40,15 +54,43 @@ final class Wire {
         };
     }
 
-    /** Files this rank just created, which the launcher removes should the run end early. */
-    static Map<String, Object> created(List<Path> files) {
-        return message("created", "files", absolute(files));
+    /**
+     * Files this rank just created, each absolute with its identity: the launcher removes them
+     * should the run end early, if they are still what the run created.
+     */
+    static Map<String, Object> created(Map<Path, FileIdentity> files) {
+        return message("created", "files", identities(files));
     }
 
-    /** The JVM is ready to run; {@code created} is every file it created, absolute. */
+    /** The JVM is ready to run; {@code created} is every file it created, as {@link #created} gives them. */
     static Map<String, Object> ready(Map<String, Object> parameters, Map<String, Object> environment,
-            List<String> created) {
+            Map<String, String> created) {
         return message("ready", "parameters", parameters, "environment", environment, "created", created);
+    }
+
+    /** Each file's absolute path and its identity's text. */
+    static Map<String, String> identities(Map<Path, FileIdentity> files) {
+        Map<String, String> texts = new LinkedHashMap<>();
+        files.forEach((path, identity) -> texts.put(path.toAbsolutePath().toString(), identityText(identity)));
+        return texts;
+    }
+
+    /** Unsigned, as stat(2) gives them and Python reads them: a FUSE file system's inodes pass 2^63. */
+    static String identityText(FileIdentity identity) {
+        return Long.toUnsignedString(identity.device()) + DEVICE_INODE_SEPARATOR + Long.toUnsignedString(identity.inode());
+    }
+
+    static FileIdentity identity(String text) {
+        String[] parts = text.split(Pattern.quote(DEVICE_INODE_SEPARATOR));
+        if (parts.length != 2) throw new IllegalArgumentException("no file identity: " + text);
+        return new FileIdentity(Long.parseUnsignedLong(parts[0]), Long.parseUnsignedLong(parts[1]));
+    }
+
+    /** The identities of a task's last field, "DEV.INO+DEV.INO", or none where it is empty. */
+    static Set<FileIdentity> identities(String text) {
+        if (text.isEmpty()) return Set.of();
+        return Arrays.stream(text.split(Pattern.quote(IDENTITY_SEPARATOR))).map(Wire::identity)
+                .collect(Collectors.toUnmodifiableSet());
     }
 
     static Map<String, Object> barrier(String phase) {
@@ -108,10 +150,6 @@ final class Wire {
     /** A rank ({@code null}: not yet known) whose MPI calls themselves failed. */
     static Map<String, Object> abort(Integer rank, String problem) {
         return message("abort", "rank", rank, "message", problem);
-    }
-
-    static List<String> absolute(List<Path> files) {
-        return files.stream().map(path -> path.toAbsolutePath().toString()).toList();
     }
 
     private static Map<String, Object> message(String type, Object... fields) {

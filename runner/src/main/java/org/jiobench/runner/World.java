@@ -40,15 +40,15 @@ interface World {
      * launcher that stops this JVM before it is ready (a signal, a start-up deadline) still knows
      * what to remove.
      */
-    default void created(List<Path> files) throws IOException {
+    default void created(Map<Path, FileIdentity> files) throws IOException {
     }
 
     /**
-     * Announces this rank's validated parameters, environment and the files it created.
+     * Announces this rank's validated parameters, environment and the files it created, with what each is.
      *
      * @return false when another rank could not start, and this one must stop too
      */
-    boolean ready(Map<String, Object> parameters, Map<String, Object> environment, List<Path> created)
+    boolean ready(Map<String, Object> parameters, Map<String, Object> environment, Map<Path, FileIdentity> created)
             throws IOException;
 
     /**

@@ -7,10 +7,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import mpi.Intracomm;
 import mpi.MPI;
 
@@ -146,16 +145,20 @@ final class MpjWorld implements World {
     @Override public String describe() { return "--launcher mpj-multicore and mpj-niodev"; }
 
     @Override
-    public boolean ready(Map<String, Object> parameters, Map<String, Object> environment, List<Path> created)
-            throws IOException {
-        List<String> paths = created.stream().map(path -> path.toAbsolutePath().toString()).toList();
+    public boolean ready(Map<String, Object> parameters, Map<String, Object> environment,
+            Map<Path, FileIdentity> created) throws IOException {
+        List<String> pairs = new ArrayList<>();
+        Wire.identities(created).forEach((path, identity) -> pairs.addAll(List.of(path, identity)));
         // NUL cannot occur in a path.
-        Round round = round(Step.READY, 0, String.join("\0", paths));
+        Round round = round(Step.READY, 0, String.join("\0", pairs));
         if (round.any(Step.REJECT)) return false;
         if (rank == 0) {
-            Set<String> all = new LinkedHashSet<>();
-            for (String text : round.texts()) if (!text.isEmpty()) all.addAll(List.of(text.split("\0")));
-            print(Wire.ready(parameters, environment, List.copyOf(all)));
+            Map<String, String> all = new LinkedHashMap<>();
+            for (String text : round.texts()) {
+                String[] fields = text.isEmpty() ? new String[0] : text.split("\0");
+                for (int i = 0; i + 1 < fields.length; i += 2) all.put(fields[i], fields[i + 1]);
+            }
+            print(Wire.ready(parameters, environment, all));
         }
         return true;
     }

@@ -8,9 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import org.jiobench.workloads.Approach;
 import org.jiobench.workloads.ApproachSettings;
 import org.jiobench.workloads.Approaches;
@@ -42,7 +44,7 @@ class PhaseTimerTest {
             offsets[k] = (long) k * SIZE;
             firstElements[k] = (long) k * SIZE / Integer.BYTES;
         }
-        return new Phase(approach, mode, 0, 0, false, dir.resolve("f.dat"), offsets, firstElements,
+        return new Phase(approach, mode, 0, 0, false, dir.resolve("f.dat"), dir.resolve("f.dat"), offsets, firstElements,
                 (long) TRANSFERS * SIZE, new VerifiedTransfers(TRANSFERS));
     }
 
@@ -76,6 +78,35 @@ class PhaseTimerTest {
                 .run(phase(calibrate, IoMode.WRITE), buffer(calibrate));
         assertTrue(wornOut.stonewalled());
         assertEquals(wornOut.stonewallBytes().longValue(), wornOut.bytes(), "alone, this rank moved the most by the deadline");
+    }
+
+    @Test
+    void aJvmStoppedInItsFirstTransferRecordsTheStallApartFromTheTransfersPace() throws Exception {
+        // Calibrate at 4KiB/s: a transfer of 4KiB takes 1 s, and the deadline falls within the first.
+        ApproachSettings slowest = new ApproachSettings(new OptionValues(Map.of("calibrate.rate", 4096L), Map.of()));
+        Approach calibrate = Approaches.byId("calibrate");
+        long pid = ProcessHandle.current().pid();
+        String stopFor1500Ms = "kill -STOP " + pid + "; sleep 1.5; kill -CONT " + pid;
+        Process[] stopper = new Process[1];
+        // The first look at the stonewall comes as the first transfer begins: the stop falls in it.
+        BooleanSupplier stopsThisJvmOnce = () -> {
+            if (stopper[0] == null) {
+                try {
+                    stopper[0] = new ProcessBuilder("sh", "-c", stopFor1500Ms).start();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+            return false;
+        };
+        RankRecord record = new PhaseTimer(slowest, VERIFYING, new Deadline(0.3, false), world, stopsThisJvmOnce)
+                .run(phase(calibrate, IoMode.WRITE), buffer(calibrate));
+        assertEquals(0, stopper[0].waitFor());
+        assertTrue(record.stonewalled());
+        assertEquals(1, record.transfers(), "the transfer the stop lengthened, then the deadline");
+        assertTrue(record.transferSeconds() > 1.5, "the stop is in the transfers' time: " + record);
+        assertTrue(record.stalledSeconds() > 1.3 && record.stalledSeconds() <= record.transferSeconds(),
+                "stood still for 1.5 s, seen up to a look short: " + record);
     }
 
     @Test

@@ -22,7 +22,7 @@ class VerifierTest {
     private static final Path FILE = Path.of("f.dat");
 
     private static Phase phase(IoMode mode) {
-        return new Phase(Approaches.byId("raw-bytes"), mode, 0, 0, false, FILE, new long[] {SIZE, 0},
+        return new Phase(Approaches.byId("raw-bytes"), mode, 0, 0, false, FILE, FILE, new long[] {SIZE, 0},
                 new long[] {SIZE / 4, 0}, 2 * SIZE, new VerifiedTransfers(2));
     }
 

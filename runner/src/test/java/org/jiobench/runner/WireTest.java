@@ -24,6 +24,14 @@ class WireTest {
     }
 
     @Test
+    void aFileIdentityReadsAsStatGivesItUnsignedPastTwoToTheSixtyThree() {
+        // A GlusterFS inode number, as Python's os.stat gives it.
+        FileIdentity fuse = new FileIdentity(53, Long.parseUnsignedLong("11138347957301173392"));
+        assertEquals("53.11138347957301173392", Wire.identityText(fuse));
+        assertEquals(fuse, Wire.identity("53.11138347957301173392"));
+    }
+
+    @Test
     void everyRanksRecordsAreOnePhaseMessage() {
         assertEquals("{\"type\":\"phase\",\"records\":[{\"rank\":0},{\"rank\":1}]}",
                 Wire.phaseOfEveryRank(List.of("{\"rank\":0}", "{\"rank\":1}")));
