@@ -45,6 +45,21 @@ def make_link(name, target):
     return lambda scratch: (scratch / name).symlink_to(scratch / target)
 
 
+def make_all(*setups):
+    return lambda scratch: [setup(scratch) for setup in setups]
+
+
+def make_anothers_link(directory, name, target):
+    """A link of nobody's, in a sticky directory every user can write, as another user would plant it."""
+    def setup(scratch):
+        shared = scratch / directory
+        shared.mkdir(mode=0o1777)
+        shared.chmod(0o1777)
+        (shared / name).symlink_to(scratch / target)
+        os.lchown(shared / name, NOBODY, NOBODY)
+    return setup
+
+
 def make_fifo(name):
     return lambda scratch: os.mkfifo(scratch / name)
 
@@ -57,6 +72,7 @@ def make_run_file(name, suffix=".json"):
 
 
 RUN = ["-a", "raw-bytes", "-b", "64KiB", "-t", "16KiB"]
+NOBODY = 65534
 # One rank more than all of this machine's memory holds, whatever the machine: free memory, which
 # the launcher checks, changes between here and the test's run.
 BEYOND = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // RANK_OVERHEAD_BYTES + 1
@@ -166,8 +182,8 @@ MISTAKES = [
             "on this node need about 60 (the MPI launcher keeps pipes for each rank): raise it (ulimit -n 60)",
             limits={resource.RLIMIT_NOFILE: (32, 4096)}),
     Mistake("address-space-too-small-for-the-jvm", ["--jvm-args=-Xmx1g", "--", *RUN],
-            "the virtual memory limit (ulimit -v) is 2097152 KiB, and each rank's JVM reserves about 3312 MiB of address "
-            "space at its start (a heap of 1024 MiB, its class space and code cache): lift the limit",
+            "the virtual memory limit (ulimit -v) is 2097152 KiB, and java cannot start under it (Could not allocate "
+            "compressed class space: 1073741824 bytes): lift the limit",
             limits={resource.RLIMIT_AS: (2 << 30, 2 << 30)}),
     # The per-rank options.
     Mistake("transfer-beyond-the-heap", ["--", "-a", "paper", "-t", "2047MiB", "-b", "2047MiB"],
@@ -186,6 +202,14 @@ MISTAKES = [
             setup=make_file("precious.dat")),
     Mistake("file-dangling-link", ["--", *RUN, "-o", "{dir}/link.dat"], "is a symbolic link to {dir}/gone.dat, which does not exist",
             setup=make_link("link.dat", "gone.dat")),
+    Mistake("file-a-link", ["--", *RUN, "-o", "{dir}/jio.dat"], "{dir}/jio.dat is a symbolic link to {dir}/victim.dat; "
+            "pass --overwrite to write over {dir}/victim.dat through it",
+            setup=make_all(make_file("victim.dat"), make_link("jio.dat", "victim.dat"))),
+    Mistake("file-another-user-s-link-with-overwrite", ["--", *RUN, "--overwrite", "-o", "{dir}/shared/jio.dat"],
+            f"{{dir}}/shared/jio.dat is a symbolic link to {{dir}}/victim.dat made by uid {NOBODY} in a directory of uid "
+            f"{os.getuid()}: a run follows only a link of its own user or of the directory's owner (as the kernel's "
+            "protected_symlinks does); name the file itself",
+            setup=make_all(make_file("victim.dat"), make_anothers_link("shared", "jio.dat", "victim.dat"))),
     Mistake("file-in-unwritable-directory", ["--", *RUN, "-o", "/proc/self/jiobench.dat"], "cannot write in directory /proc/self"),
     Mistake("file-in-missing-directory", ["--", *RUN, "-o", "/nonexistent-dir/jiobench.dat"], "directory /nonexistent-dir does not exist"),
     Mistake("read-missing-file", ["--", *RUN, "-r", "-o", "{dir}/missing.dat"], "does not exist: nothing to read"),

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import HOME
 from jiobench.model import perrank, reduce, stats
-from jiobench.run import collect, driver, endings
+from jiobench.run import collect, driver, endings, wire
 from jiobench.run.driver import FIRST, Driver, memory_refusal, error_lines, shared_file_refusal
 from jiobench.run.launching import shared_reads
 from jiobench.run.mpi import RANK_OVERHEAD_BYTES
@@ -116,6 +116,7 @@ class ScriptedTransport:
         self.stops: list[str] = []
         self.deadline: Optional[StartDeadline] = None
         self.tended: list[Callable[[], None]] = []  # the work done while the other ranks were answered
+        self.tasks: list[str] = []  # each task as the driver passed it on
 
     def mpi(self) -> dict:
         return {"library": "scripted", "standard": "none"}
@@ -134,9 +135,14 @@ class ScriptedTransport:
         return Agreed(value)
 
     def task(self, task: str, label: str, unable: Optional[str], deadline: StartDeadline) -> TaskEvents:
-        assert unable is None, unable
+        self.tasks.append(task)
+        if unable is not None:
+            # As the transports end a task whose JVMs cannot start: this rank's reason why.
+            yield NotStarted(exit=1, messages=[unable])
+            return
         self.deadline = deadline
-        for step in self.scripts[task]:
+        # A later task as the driver writes it for the JVM: fork, approach and the created files' identities.
+        for step in self.scripts[task if task == FIRST else ":".join(task.split(":")[:2])]:
             event = step(self) if callable(step) else step
             if event is not None:
                 self.answers.append((yield event))
@@ -154,6 +160,10 @@ class ScriptedRun:
         """The driver's exit code over a transport of the first task's steps (and `later` tasks')."""
         transport = ScriptedTransport({FIRST: list(steps), **(later or {})}, ["vm"] * self.request.ranks, rank)
         return Driver(self.request, transport).run(), transport
+
+    @property
+    def created(self) -> dict[str, str]:
+        return self.ready["created"]
 
     def run_file(self) -> dict:
         (path,) = self.results.glob("*.json")
@@ -179,7 +189,8 @@ def scripted(tmp_path, monkeypatch) -> ScriptedRun:
     parameters = dict(kept["parameters"], file=str(test_file), results=str(results))
     environment = {key: value for key, value in kept["environment"].items()
                    if key not in ("command_line", "launcher", "ranks", "hosts", "ranks_per_host", "mpi", "slurm")}
-    ready = {"type": "ready", "parameters": parameters, "environment": environment, "created": [str(test_file)]}
+    ready = {"type": "ready", "parameters": parameters, "environment": environment,
+             "created": {str(test_file): wire.identity(test_file.stat())}}
     frame = perrank.frame(KEPT_RUN)
     phases = [group.astype(object).where(group.notna(), None).to_dict("records")
               for _, group in frame.groupby(["approach", "op", "fork", "rep"], sort=False)]
@@ -237,7 +248,7 @@ def test_a_stop_keeps_the_phases_completed_before_and_exits_128_and_the_signal(s
 
 def test_a_stop_before_the_first_phase_writes_no_run_file(scripted, capsys):
     code, _ = scripted.drive(lambda _: signal.raise_signal(signal.SIGINT),
-                             Ended(collect.stop("SIGINT", "stopped by SIGINT"), created=[str(scripted.test_file)]))
+                             Ended(collect.stop("SIGINT", "stopped by SIGINT"), created=scripted.created))
     out, err = capsys.readouterr()
     assert (code, out) == (128 + signal.SIGINT, "")
     assert err.splitlines() == ["jiobench: stopped by SIGINT before any phase; no run file was written"]
@@ -289,7 +300,7 @@ def test_a_refusal_before_the_first_phase_is_one_line_exit_2_and_no_run_file(scr
     code, transport = scripted.drive(
         Ready(scripted.ready, memory=[(None, None)] * scripted.request.ranks),
         # As both transports answer a refusal: the JVMs are ended, and the refusal is why they did not start.
-        lambda transport: NotStarted(exit=2, messages=[transport.answers[-1]], created=[str(scripted.test_file)]))
+        lambda transport: NotStarted(exit=2, messages=[transport.answers[-1]], created=scripted.created))
     said = capsys.readouterr().err.splitlines()
     assert code == 2 and said == [f"jiobench: error: {transport.answers[0]}"] and "--run-id taken" in said[0], said
     assert [p.name for p in scripted.results.iterdir()] == ["taken.json"] and not scripted.test_file.exists()
@@ -304,7 +315,7 @@ def test_jvms_not_ready_in_time_end_the_run_in_one_line_with_no_run_file(scripte
     scripted.request = dataclasses.replace(scripted.request, start_timeout=0.25)
     started = time.monotonic()
     code, _ = scripted.drive(wait_out_the_deadline, StartLate("rank 1 on vm", "not ready", "waiting\nfor a lock",
-                                                              rank=1, created=[str(scripted.test_file)]))
+                                                              rank=1, created=scripted.created))
     assert time.monotonic() - started >= 0.25
     assert code == 1 and capsys.readouterr().err.splitlines() == [
         "jiobench: error: rank 1 on vm not ready within --start-timeout 0.25 s; its JVM printed: waiting for a lock"]
@@ -334,6 +345,35 @@ def test_a_later_fork_that_cannot_start_ends_the_run_as_a_failure_of_its_start(s
         "jiobench: rank 1 failed during the start of calibrate fork 2: Error occurred during initialization of VM; "
         f"the run file keeps the {len(scripted.phases)} phases completed before"]
     assert scripted.run_file()["incomplete"]["phase"] == "the start of calibrate fork 2"
+
+
+def test_a_file_replaced_between_forks_ends_the_run_and_is_neither_emptied_nor_removed(scripted, capsys, tmp_path):
+    scripted.ready["parameters"]["forks"] = 2
+    victim = tmp_path / "victim"
+    victim.write_text("root's own")
+
+    def replace_the_file(transport):
+        scripted.test_file.unlink()
+        scripted.test_file.symlink_to(victim)
+
+    code, _ = scripted.drive(*scripted.started(), *scripted.measured(len(scripted.phases)), replace_the_file,
+                             Finished(0, []), later={"2:0": [Finished(0, [])]})
+    assert code == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"jiobench: failed during the start of calibrate fork 2: {scripted.test_file} is now a symbolic link to "
+        f"{victim}, not the file the run created (the run ends, and leaves it as it is); the run file keeps the "
+        f"{len(scripted.phases)} phases completed before",
+        f"jiobench: rank 0: {scripted.test_file} is now a symbolic link to {victim}, not the file the run created: "
+        "left as it is"]
+    assert victim.read_text() == "root's own" and scripted.test_file.is_symlink()
+
+
+def test_a_later_jvm_is_told_what_the_files_its_rank_created_are(scripted):
+    scripted.ready["parameters"]["forks"] = 2
+    identity = wire.identity(scripted.test_file.stat())
+    code, transport = scripted.drive(*scripted.started(), *scripted.measured(len(scripted.phases)), Finished(0, []),
+                                     later={"2:0": [Finished(0, [])]})
+    assert code == 0 and transport.tasks == [FIRST, f"2:0:{identity}"]
 
 
 @pytest.mark.parametrize("facts, code", [

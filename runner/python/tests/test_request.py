@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
+import stat
 import subprocess
 import tempfile
 from pathlib import Path
@@ -12,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import HOME, JIOBENCH
-from jiobench.run import appcds, request
+from jiobench.run import appcds, crashreports, request
 from jiobench.run.request import RunRequest
 
 JAR = HOME / "runner" / "target" / "jiobench-runner.jar"
@@ -73,11 +75,22 @@ def test_the_user_s_own_jvm_options_win(cpus):
     assert command[command.index("-jar"):] == ["-jar", mine.jar, "-a", "calibrate"]
 
 
-def test_a_crash_report_goes_to_the_temporary_directory_not_once_per_rank_into_the_working_one(cpus, tmp_path,
-                                                                                                 monkeypatch):
+def test_a_crash_report_goes_to_a_directory_of_the_rank_s_own_never_to_a_name_another_user_can_guess(
+        cpus, tmp_path, monkeypatch):
     monkeypatch.setenv("TMPDIR", str(tmp_path))
-    monkeypatch.setattr(request.tempfile, "tempdir", None)
-    assert f"-XX:ErrorFile={tmp_path}/jiobench-hs_err_pid%p.log" in own(asked().jvm_command(8))
+    monkeypatch.setattr(crashreports.tempfile, "tempdir", None)
+    reports = Path(crashreports.new_directory())
+    other = Path(crashreports.new_directory())
+    assert reports.parent == tmp_path and reports != other
+    assert reports.name.startswith("jiobench-crash-reports-")
+    assert stat.S_IMODE(reports.stat().st_mode) == 0o700 and reports.stat().st_uid == os.getuid()
+    assert {f"-XX:ErrorFile={reports}/hs_err_pid%p.log", f"-XX:ReplayDataFile={reports}/replay_pid%p.log"} <= set(
+        own(asked().jvm_command(8, str(reports))))
+    assert not any(arg.startswith(("-XX:ErrorFile", "-XX:ReplayDataFile")) for arg in asked().jvm_command(8))
+    crashreports.remove_if_empty(str(reports))
+    (other / "hs_err_pid7.log").write_text("a crash")
+    crashreports.remove_if_empty(str(other))
+    assert not reports.exists() and (other / "hs_err_pid7.log").exists()
 
 
 def test_the_request_travels_to_the_ranks_whole():
@@ -151,8 +164,11 @@ def test_the_run_file_says_how_the_jvm_was_sized_and_started(tmp_path):
     assert "shared archive" not in done.stdout + done.stderr
     jvm = json.loads(Path(done.stdout.strip().splitlines()[-1]).read_text())["environment"]["jvm"]
     assert jvm["args"] == ["-Xmx256m"]
-    assert jvm["jiobench_args"][:2] == ["-XX:ActiveProcessorCount=3", f"-XX:ErrorFile={tempfile.gettempdir()}/"
-                                                                      "jiobench-hs_err_pid%p.log"]
+    assert jvm["jiobench_args"][0] == "-XX:ActiveProcessorCount=3"
+    reports = re.fullmatch(rf"-XX:ErrorFile=({re.escape(tempfile.gettempdir())}/jiobench-crash-reports-\w+)/"
+                           "hs_err_pid%p.log", jvm["jiobench_args"][1])
+    assert reports, jvm["jiobench_args"]
+    assert not Path(reports.group(1)).exists(), "none crashed: none left"
     assert jvm["available_processors"] == 3
     assert 10 <= jvm["threads"] <= 40
     made = appcds.made_for("java", JAR)

@@ -14,6 +14,16 @@ def java_string(name: str) -> str:
     return re.search(rf'static final String {name} = "([^"]*)";', WIRE_JAVA).group(1)
 
 
+def test_a_task_and_a_file_s_identity_are_spelled_alike():
+    assert {name: getattr(wire, name) for name in ("TASK_FIRST", "TASK_SEPARATOR", "IDENTITY_SEPARATOR",
+                                                   "DEVICE_INODE_SEPARATOR")} == {
+        name: java_string(name) for name in ("TASK_FIRST", "TASK_SEPARATOR", "IDENTITY_SEPARATOR",
+                                             "DEVICE_INODE_SEPARATOR")}
+    # As Task.parse reads it (MainTest): fork, approach, each created file's device and inode.
+    assert wire.task(1, 0, ["2049.17", "2049.18"]) == "1:0:2049.17+2049.18"
+    assert wire.task(2, 5, []) == "2:5:"
+
+
 def test_every_message_the_runner_builds_is_one_python_reads_and_no_other():
     built = set(re.findall(r'message\("([a-z-]+)"', WIRE_JAVA)) | set(re.findall(r'\\"type\\":\\"([a-z-]+)', WIRE_JAVA))
     assert built == {kind.value for kind in wire.Kind}

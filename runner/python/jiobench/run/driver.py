@@ -23,9 +23,9 @@ from collections import Counter
 from typing import Iterable, Optional
 
 from ..model import perrank, repetitions, runfile, stats
-from . import collect
+from . import collect, runfiles, wire
 from .endings import FAILED, named, run_exit_code, stopped_line
-from .launching import empty, files_to_empty, fork_tasks, run_environment, slurm_environment
+from .launching import files_to_empty, fork_tasks, run_environment, slurm_environment
 from .mpi import RANK_OVERHEAD_BYTES
 from .processes import PASSED_ON_STOP, STOP_NOTE_VARIABLE, STOP_SIGNALS
 from .request import RunRequest
@@ -33,9 +33,12 @@ from .startup import StartDeadline
 from .transport import (Agreed, Ended, Finished, NotStarted, PhaseRecords, PhaseReduced, Ready, RepeatAsked, Started,
                         StartLate, Transport)
 
-FIRST = "first"
+FIRST = wire.TASK_FIRST
 # How long a rank that writes the run file in lost rank 0's stead waits for rank 0's file first.
 RANK_0_FIRST_SECONDS = 3.0
+# How long removing the run's files may take: an unlink on a file system that stopped answering
+# (CephFS with its metadata server lost) blocks for good, and comes after the run file.
+REMOVAL_SECONDS = 10.0
 
 
 def signal_name(number: int) -> str:
@@ -140,17 +143,22 @@ def run_context(request: RunRequest, ready: dict, hosts: Iterable[str], mpi: dic
     }
 
 
-def remove_created(paths: list[str], who: Optional[str]) -> None:
-    """Removes the files the run created. A file system that failed under the run (a lost server,
-    a dead mount) must not cost the phases measured: the file stays, and the user is told where."""
-    for path in paths:
-        try:
-            os.unlink(path)
-        except FileNotFoundError:
-            pass
-        except OSError as problem:
-            print(f"jiobench: {f'{who}: ' if who else ''}cannot remove {path}: {problem.strerror}",
-                  file=sys.stderr, flush=True)
+def remove_created(created: runfiles.CreatedFiles, who: Optional[str]) -> None:
+    """Removes the files the run created that still hold their names, within REMOVAL_SECONDS;
+    what it could not remove, each said in a line."""
+    said: list[str] = []
+    done = threading.Event()
+
+    def removing():
+        said.extend(created.remove())
+        done.set()
+
+    threading.Thread(target=removing, daemon=True).start()
+    if not done.wait(REMOVAL_SECONDS):
+        said = [f"cannot remove {', '.join(created.identities)} within {REMOVAL_SECONDS:.0f} s: its file system does not "
+                "answer, and it may be left"]
+    for line in said:
+        print(f"jiobench: {f'{who}: ' if who else ''}{line}", file=sys.stderr, flush=True)
 
 
 class Driver:
@@ -161,7 +169,7 @@ class Driver:
         self.transport = transport
         self.collector: Optional[collect.Collector] = None
         self.parameters: dict = {}
-        self.created: list[str] = []
+        self.created = runfiles.CreatedFiles()  # the files the run created here
         self.to_empty: list[str] = []  # emptied before every JVM after the first
         self.keep = False
         self.started = False
@@ -202,7 +210,7 @@ class Driver:
         """Runs one task's JVMs on every rank to their end: their exit code (0 when the run ended
         here, which self.ending or self.refused then says)."""
         deadline = StartDeadline(self.request.start_timeout)
-        events = self.transport.task(task, label, self.unable_to_start(task, label), deadline)
+        events = self.transport.task(self.wire_task(task), label, self.unable_to_start(task, label), deadline)
         reply = None
         while True:
             try:
@@ -239,19 +247,29 @@ class Driver:
                     self.ending = self.ending or event.ending
                     return 0
 
-    def note_created(self, paths) -> None:
-        """What a rank's JVM created, from whichever event tells it first: a run stopped or refused
-        before its first phase removes it too."""
-        self.created += [path for path in paths if path not in self.created]
+    def note_created(self, files: dict[str, str]) -> None:
+        """What a rank's JVM created (path: identity), from whichever event tells it first: a run
+        stopped or refused before its first phase removes it too."""
+        self.created.note(files)
+
+    def wire_task(self, task: str) -> str:
+        """The task as the JVM reads it: a later one carries what the files this rank created are."""
+        if task == FIRST:
+            return task
+        fork, index = task.split(":")
+        return wire.task(int(fork), int(index), self.created.identities.values())
 
     def unable_to_start(self, task: str, label: str) -> Optional[str]:
         """Empties the files before every JVM after the first; why it cannot, if it cannot."""
         if task == FIRST or self.stop_signal is not None:
             return None
-        try:
-            empty(self.to_empty)
-        except OSError as problem:
-            return f"cannot empty {problem.filename} for {label}: {problem.strerror}"
+        for path in self.to_empty:
+            try:
+                self.created.empty(path)
+            except runfiles.Replaced as replaced:
+                return f"{replaced} (the run ends, and leaves it as it is)"
+            except OSError as problem:
+                return f"cannot empty {path} for {label}: {problem.strerror}"
         return None
 
     def checked(self, event: Ready) -> Optional[str]:
@@ -302,7 +320,9 @@ class Driver:
                 for line in error_lines(said):
                     print(line, file=sys.stderr, flush=True)
         elif self.ending is None:
-            self.ending = collect.failure("; ".join(messages), rank, label)
+            text = "; ".join(messages)
+            # Where no one rank failed alone, the ranks that did are named in the text, if any is.
+            self.ending = collect.failure(text if rank is not None else f"failed during {label}: {text}", rank, label)
 
     def next_task(self) -> Optional[str]:
         """The next fork; under -i auto, once the planned ones ran, those the collector adds (the
@@ -320,6 +340,14 @@ class Driver:
     # The run -----------------------------------------------------------------------------------
 
     def run(self, held: list[int] = ()) -> int:
+        try:
+            return self.run_tasks(held)
+        except Exception:
+            # A bug, whose trace is said: what the run created goes all the same.
+            self.remove_created()
+            raise
+
+    def run_tasks(self, held: list[int]) -> int:
         self.watch_signals(list(held))
         self.load_average["start"] = self.transport.loads()
         code = self.run_task(FIRST, "the start of the run")
@@ -340,7 +368,6 @@ class Driver:
                 break
             code = max(code, self.run_task(task, task_label(self.parameters, task)))
         self.load_average["end"] = self.transport.loads()
-        self.remove_created()
         if self.collector is not None and self.writes() and not self.written_by_rank_0():
             self.collector.out = sys.stdout  # a rank that survived lost ones writes in their stead
             self.write_run_file(self.ending)
@@ -348,6 +375,8 @@ class Driver:
                 print(f"jiobench: error: {text}", file=sys.stderr)
             if self.collector.misplaced:
                 code = max(code, 1)
+        # After the run file: nothing measured waits on a file system that may have stopped answering.
+        self.remove_created()
         return self.exit_code(code)
 
     def exit_code(self, code: int) -> int:
@@ -368,8 +397,8 @@ class Driver:
             self.collector.finish(ending)
 
     def abandon(self, message: str) -> None:
-        """The run cannot go on (its launcher is gone): what it created goes, what it measured stays."""
-        self.remove_created()
+        """The run cannot go on (its launcher is gone): what it measured stays, what it created goes."""
         if self.collector is not None and self.writes():
             self.write_run_file(collect.stop(None, message))
+        self.remove_created()
 

@@ -73,11 +73,6 @@ def files_to_empty(ready: dict) -> list[str]:
     return [] if NETWORK_TYPES.match(filesystem.get("type") or "") else list(ready["created"])
 
 
-def empty(files: list[str]) -> None:
-    for path in files:
-        os.truncate(path, 0)
-
-
 def available_memory() -> Optional[int]:
     """MemAvailable of this node, in bytes: what can be had without swapping, the page cache's
     reclaimable part included."""

@@ -65,7 +65,7 @@ class RankJvm:
         # Unbuffered: what select says is there is all there is.
         self.messages = os.fdopen(message_read, "rb", buffering=0)
         self.unread = b""
-        self.created: list[str] = []  # what the JVM created, as it said the moment it did
+        self.created: dict[str, str] = {}  # what the JVM created (path: identity), as it said the moment it did
         self.relays = [OutputRelay(self.process.stdout, sys.stdout.buffer),
                        OutputRelay(self.process.stderr, sys.stderr.buffer)]
         for relay in self.relays:
@@ -80,7 +80,7 @@ class RankJvm:
             message = self.next_message(tend)
             if message is None or message["type"] != wire.Kind.CREATED:
                 return message
-            self.created += message["files"]
+            self.created.update(message["files"])
 
     def next_message(self, tend) -> Optional[dict]:
         while b"\n" not in self.unread:
@@ -159,6 +159,10 @@ def start_status(jvm: RankJvm, first: Optional[dict]) -> tuple[int, str, Optiona
         return first.get("exit", 2), "\n".join(first["messages"]), None
     if first["type"] == wire.Kind.READY:
         return 0, "", first
+    if first["type"] == wire.Kind.FAILED:
+        # A later JVM whose files are not what the run began with ends before it is ready.
+        jvm.end()
+        return 1, "; ".join(first["messages"]), None
     return 1, f"unexpected first message {first!r}", None
 
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Union
@@ -20,9 +19,12 @@ LEAST_SHARE = 2
 # How many options before it are jiobench's own: the runner reports them apart from the user's
 # (environment.jvm.jiobench_args and args).
 OWN_OPTIONS_PROPERTY = "jiobench.own.options"
-# A JVM's crash report (hs_err), in the temporary directory of its node rather than once per
-# rank in the working directory; the JVM says where in its last words, which the rank relays.
-ERROR_FILE = "jiobench-hs_err_pid%p.log"
+# A JVM's crash report (hs_err), in a directory of its rank's own (crash_reports) rather than once
+# per rank in the working directory, or under a name another user of a shared temporary directory
+# could guess and plant a link at; the JVM says where in its last words, which the rank relays.
+ERROR_FILE = "hs_err_pid%p.log"
+# A JIT compiler's crash leaves its replay data beside the report, rather than in the working directory.
+REPLAY_DATA_FILE = "replay_pid%p.log"
 ACTIVE_PROCESSOR_COUNT = "-XX:ActiveProcessorCount="
 
 
@@ -44,23 +46,25 @@ class RunRequest:
     # shared among the ranks there; ALL, as many as the JVM finds; or a count.
     jvm_cpus: Union[int, str] = AUTO
 
-    def jvm_command(self, ranks_on_node: int = 1) -> list[str]:
+    def jvm_command(self, ranks_on_node: int = 1, crash_reports: Optional[str] = None) -> list[str]:
         """The runner as each rank starts it: java, jiobench's JVM options, the user's (which
         come later and win), the jar, the runner's options. `ranks_on_node`: the ranks of the run
-        on this rank's node, which share its processors."""
-        own = self.own_jvm_options(ranks_on_node)
+        on this rank's node, which share its processors; `crash_reports`: the directory its JVMs'
+        crash reports go to (launching.crash_reports_directory)."""
+        own = self.own_jvm_options(ranks_on_node, crash_reports)
         counted = [f"-D{OWN_OPTIONS_PROPERTY}={len(own)}"] if own else []
         return [self.java, *own, *counted, *self.jvm_args, "-jar", self.jar, *self.runner_args]
 
-    def own_jvm_options(self, ranks_on_node: int) -> list[str]:
+    def own_jvm_options(self, ranks_on_node: int, crash_reports: Optional[str]) -> list[str]:
         """What jiobench adds: the JVM's processors, where its crash report goes, and the runner's
         class archive (jiobench.run.appcds); each only where the user's options do not say it."""
         own = []
         active = self.active_processors(ranks_on_node)
         if active is not None:
             own.append(f"{ACTIVE_PROCESSOR_COUNT}{active}")
-        if not self.user_sets("-XX:ErrorFile="):
-            own.append(f"-XX:ErrorFile={Path(tempfile.gettempdir(), ERROR_FILE)}")
+        for option, name in (("-XX:ErrorFile=", ERROR_FILE), ("-XX:ReplayDataFile=", REPLAY_DATA_FILE)):
+            if crash_reports is not None and not self.user_sets(option):
+                own.append(f"{option}{Path(crash_reports, name)}")
         return own + appcds.jvm_options(self.java, Path(self.jar), self.jvm_args)
 
     def user_sets(self, option: str) -> bool:

@@ -12,8 +12,8 @@ to every other event. `NotStarted`, `StartLate`, `Finished` and `Ended` are a ta
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Generator, Optional, Protocol, Sequence, Union
+from dataclasses import dataclass, field
+from typing import Any, Callable, Generator, Mapping, Optional, Protocol, Sequence, Union
 
 from .startup import StartDeadline
 
@@ -44,7 +44,7 @@ class NotStarted:
     exit: int
     messages: list[str]
     rank: Optional[int] = None
-    created: Sequence[str] = ()
+    created: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ class StartLate:
     what: str
     printed: str = ""
     rank: Optional[int] = None
-    created: Sequence[str] = ()
+    created: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,7 @@ class Ended:
     """The run ends here, failed or stopped: `ending` is what the run file's `incomplete` holds,
     `created` what this process's JVM of the task created."""
     ending: dict
-    created: Sequence[str] = ()
+    created: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

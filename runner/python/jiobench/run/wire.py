@@ -6,8 +6,9 @@ and the tag of MPJ Express's rank 0.
 from __future__ import annotations
 
 import json
+import os
 from enum import StrEnum
-from typing import Optional, Union
+from typing import Iterable, Optional, Union
 
 # The markers begin with the record separator, which no other output of a rank does.
 # Each rank's first line, before MPI starts ("RANK HOST"), and rank 0's once every rank is in MPI:
@@ -24,6 +25,14 @@ EXIT_CODE_MARKER = b"\x1ejiobench-exit-code "
 CONTROL_VARIABLE = "JIOBENCH_CONTROL"
 # What begins each of MPJ Express's rank 0's messages among the job's other output.
 MPJ_TAG = "@jiobench "
+
+# A JVM's task (CONTROL_VARIABLE's last field, MPJ Express's --task=): the run's first JVM, or
+# "FORK:APPROACH-INDEX:IDENTITIES" for a later one, IDENTITIES being those of the files its rank
+# created ("DEV.INO", joined by "+"), which the JVM's own file must be one of (Task.parse).
+TASK_FIRST = "first"
+TASK_SEPARATOR = ":"
+IDENTITY_SEPARATOR = "+"
+DEVICE_INODE_SEPARATOR = "."
 
 
 class Kind(StrEnum):
@@ -67,6 +76,16 @@ def exit_code_line(code: int) -> bytes:
 
 def read_exit_code(line: bytes) -> Optional[int]:
     return int(line[len(EXIT_CODE_MARKER):]) if line.startswith(EXIT_CODE_MARKER) else None
+
+
+def task(fork: int, approach_index: int, created: Iterable[str]) -> str:
+    """A later JVM's task; `created`: the identities of the files its rank created."""
+    return TASK_SEPARATOR.join([str(fork), str(approach_index), IDENTITY_SEPARATOR.join(created)])
+
+
+def identity(status: os.stat_result) -> str:
+    """What a file is, as the runner writes it in its created and ready messages: device and inode."""
+    return f"{status.st_dev}{DEVICE_INODE_SEPARATOR}{status.st_ino}"
 
 
 def control(rank: int, size: int, host_runs: str, reply_fd: int, message_fd: int, task: str) -> str:
