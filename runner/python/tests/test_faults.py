@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import signal
+import stat
 import subprocess
 import tempfile
 import threading
@@ -19,7 +20,7 @@ from typing import Optional
 import pytest
 
 from conftest import EVERY_LAUNCH_PATH, JIOBENCH, records
-from jiobench.model import reduce
+from jiobench.model import perrank, reduce
 from jiobench.run import collect
 
 pytestmark = pytest.mark.runs
@@ -259,6 +260,37 @@ def test_a_killed_jvm_ends_the_run_naming_its_rank_and_phase(tmp_path):
     job.assert_nothing_left()
 
 
+def test_a_crashed_jvm_s_report_goes_to_a_directory_of_its_rank_s_own_never_through_a_planted_link(tmp_path):
+    job = Job(tmp_path, *SLOW, "-D", "3", "-o", str(tmp_path / "f.dat"))
+    job.wait_for(RAW_BYTES_DONE)
+    job.wait_for_first_phase_of_next_jvms(tmp_path / "f.dat")
+    jvm = job.jvms()[-1]
+    (error_file,) = [arg[len(b"-XX:ErrorFile="):].decode() for arg in Path(f"/proc/{jvm}/cmdline").read_bytes().split(b"\0")
+                     if arg.startswith(b"-XX:ErrorFile=")]
+    reports = Path(error_file).parent
+    assert reports.parent == Path(tempfile.gettempdir()) and reports.name.startswith("jiobench-")
+    assert stat.S_IMODE(reports.stat().st_mode) == 0o700
+    # Where another user of the temporary directory would expect a crash report, a link to a file of root's.
+    victim = tmp_path / "victim"
+    victim.write_text("root's own")
+    planted = Path(tempfile.gettempdir(), f"jiobench-hs_err_pid{jvm}.log")
+    planted.symlink_to(victim)
+    try:
+        os.kill(jvm, signal.SIGSEGV)
+        code, stderr, _ = job.finish()
+    finally:
+        planted.unlink()
+    try:
+        assert code == 1, stderr
+        assert victim.read_text() == "root's own"
+        report = reports / f"hs_err_pid{jvm}.log"
+        assert report.is_file() and not report.is_symlink(), stderr
+        assert str(report) in "".join(job.lines) + stderr, "the rank passes on where the JVM said its report is"
+    finally:
+        shutil.rmtree(reports, ignore_errors=True)
+    job.assert_nothing_left()
+
+
 def test_a_killed_jvm_ends_the_other_ranks_phase_at_once(tmp_path):
     """Not at the phase's deadline: on a cluster that is minutes of an allocation."""
     job = Job(tmp_path, "-a", "raw-bytes,data-stream", "-b", "64MiB", "-t", "1MiB", "-i", "1", "-D", "60",
@@ -378,17 +410,21 @@ def test_a_full_results_directory_puts_the_run_file_elsewhere_and_says_where(tmp
     fill(results)
     code, stderr, _ = job.finish()
     assert code == 1, stderr
-    line = next(line for line in stderr.splitlines() if "cannot write the run file" in line)
-    assert f"cannot write the run file in {results} (No space left on device): written to {tempfile.gettempdir()}/" \
-        in line, stderr
+    line = next(line for line in stderr.splitlines() if "written to" in line)
+    assert (f"cannot write the per-rank file in {results} (No space left on device), which the run file goes with: "
+            f"written to {tempfile.gettempdir()}/") in line, stderr
     written = Path(line.rsplit("written to ", 1)[1])
     try:
         run = json.loads(written.read_text())
         assert run["incomplete"] is None and len(run["phases"]) == 4
-        # The per-rank file is written in the results directory as the run goes, or not at all.
-        assert run["per_rank_file"] is None and run["warnings"][-1] == \
-            f"no per-rank file: cannot write the per-rank file in {results} (No space left on device)"
-        assert sorted(path.name for path in written.parent.iterdir()) == [f"{run['run_id']}.json"], \
+        # The ranks' records, which no row group of the per-rank file in the results directory
+        # took, follow the JSON.
+        assert "the ranks' records go where the run file goes" in stderr, stderr
+        assert run["per_rank_file"] == run["run_id"] + perrank.SUFFIX and run["per_rank_rows"] == 4 * 2
+        assert not any("per-rank" in warning for warning in run["warnings"]), run["warnings"]
+        assert len(records(written)) == 4 * 2
+        assert sorted(path.name for path in written.parent.iterdir()) == [
+            f"{run['run_id']}.json", run["per_rank_file"]], \
             "a directory of its own, which no file planted in the temporary directory blocks"
     finally:
         shutil.rmtree(written.parent)
@@ -418,8 +454,10 @@ def test_a_run_file_that_no_directory_can_hold_follows_on_standard_error(jiobenc
             collector.phase(records[start:start + 2])
         assert collector.finish() is None
     stderr = capsys.readouterr().err
-    assert f"jiobench: error: cannot write the run file in {results} (No space left on device), nor in " \
-           f"{temporary} (No space left on device): its JSON follows on standard error" in stderr, stderr
+    # The per-rank file, which no row group reached, takes the run file with it: neither place holds them.
+    assert f"jiobench: error: cannot write the per-rank file in {results} (No space left on device), which the run " \
+           f"file goes with, nor in {temporary} (No space left on device): its JSON follows on standard error" in \
+           stderr, stderr
     again = json.loads(stderr.splitlines()[-1])
     assert [reduce.phase_key(phase) for phase in again["phases"]] == [reduce.phase_key(phase) for phase in run["phases"]]
     assert again["per_rank_file"] is None and again["warnings"][-1].startswith("no per-rank file: cannot write")
@@ -483,6 +521,33 @@ def test_a_file_changed_under_the_run_is_named_and_never_recreated(tmp_path, wri
     assert {p["approach"] for p in run["phases"]} == {"calibrate"} if forks == "1" else run["phases"]
     assert written_file.exists() == (change == "truncate"), "a run never creates (nor removes) the user's file"
     assert written_file.is_symlink() == (change == "loop")
+    job.assert_nothing_left()
+
+
+@pytest.mark.parametrize("per_rank", [[], ["-F"]], ids=["shared", "file-per-process"])
+def test_a_file_swapped_for_a_link_between_forks_is_never_written_nor_removed(tmp_path, per_rank):
+    shared = tmp_path / "shared"
+    shared.mkdir(mode=0o777)
+    victim = tmp_path / "victim"
+    victim.write_text("root's own")
+    test_file = shared / ("f.dat.00000000" if per_rank else "f.dat")
+    job = Job(tmp_path, "-a", "data-stream,raw-bytes", "-b", "16MiB", "-t", "1MiB", "-D", "1", "-i", "1", "--warmup",
+              "0", *per_rank, "-o", str(shared / "f.dat"), ranks=1)
+    job.wait_for("data-stream            write")
+    # As another user would, in a directory every user can write: while data-stream reads.
+    time.sleep(0.3)
+    test_file.unlink()
+    test_file.symlink_to(victim)
+    code, stderr, _ = job.finish()
+    assert code == 1, stderr
+    file, target = re.escape(str(test_file)), re.escape(str(victim))
+    # Between forks, or before data-stream's read where the swap came first.
+    assert re.search(rf"{file} is now a symbolic link to {target}, not the file the run created \(the run ends, and "
+                     rf"leaves it as it is\)|{file} was removed or replaced while the run went on \(found before "
+                     rf"data-stream read fork 1 rep 0; it is now a symbolic link to {target}\)", stderr), stderr
+    assert victim.read_text() == "root's own"
+    assert test_file.is_symlink() and os.readlink(test_file) == str(victim), "what took the file's name is left as it is"
+    assert [p["approach"] for p in job.run_file()["phases"]][:1] == ["data-stream"]
     job.assert_nothing_left()
 
 
@@ -651,3 +716,67 @@ def test_a_jvm_stopped_mid_phase_marks_the_phase_as_overrunning_its_deadline(tmp
     assert any(line.startswith("OVERRAN DEADLINE: the slowest rank of some phases (calibrate write 1 of 2)")
                for line in job.lines), job.lines
     assert job.run_file()["summary"][0]["overran_deadline"] == 1
+
+
+def test_a_killed_rank_launcher_leaves_the_others_to_write_the_run_file_and_remove_its_files(tmp_path):
+    """kill -9 (or the OOM killer) of rank 0's launcher, which created the test file and writes the
+    per-rank file: mpirun once killed the others at once and the run ended 137, silent, its phases
+    lost and its files left. Rank 1 finds it silent, writes the run file, removes the test file
+    rank 0 created and names what rank 0 left unfinished; the dead launcher's JVM and keeper go."""
+    test_file = tmp_path / "f.dat"
+    job = Job(tmp_path, "-a", "data-stream", "-b", "16MiB", "-t", "1MiB", "-D", "2", "-i", "1", "--warmup", "0",
+              "-o", str(test_file))
+    job.wait_for("data-stream            write fork 1 rep 0")
+    (victim,) = [pid for pid in job.members() if launcher_of_rank(pid) == "0"]
+    os.kill(victim, signal.SIGKILL)
+    killed = time.monotonic()
+    code, stderr, _ = job.finish()
+    assert code == 1, stderr
+    assert time.monotonic() - killed < 30, stderr
+    assert f"jiobench: rank 0 on {os.uname().nodename} stopped answering for 10 s during data-stream read fork 1 rep 0 " \
+           "(a node lost, or its launcher killed); the run file keeps the 1 phase completed before" in stderr, stderr
+    run = job.run_file()
+    assert run["incomplete"]["reason"] == "failed" and len(run["phases"]) == 1 and run["writer"]["rank"] == 1
+    (unfinished,) = job.results.glob(f"{run['run_id']}{perrank.SUFFIX}.*.tmp")
+    assert f"jiobench: rank 0 was lost as it wrote the per-rank file: {unfinished} is left unfinished" in stderr, stderr
+    assert not test_file.exists(), "rank 1 removes the file rank 0 created"
+    assert "PMIX ERROR" not in stderr, stderr
+    job.assert_nothing_left()
+
+
+@pytest.mark.parametrize("launcher_args, said", [
+    ("--hostfile /nonexistent", "Open RTE was unable to open the hostfile:"),
+    ("--map-by nonsense", "The specified mapping policy is not recognized:"),
+], ids=["hostfile", "map-by"])
+def test_a_launcher_option_mpirun_refuses_is_said_in_its_own_words(tmp_path, launcher_args, said):
+    """mpirun's -q once swallowed its own refusal: the run ended 1 with nothing said."""
+    done = subprocess.run([str(JIOBENCH), "run", "-n", "2", "--launcher-args", launcher_args, "--", "-a", "raw-bytes",
+                           "-b", "64KiB", "-t", "16KiB", "-o", str(tmp_path / "f.dat"), "--results",
+                           str(tmp_path / "results")], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.splitlines()
+    assert lines[0] == f"jiobench: error: mpirun ended (exit code 1) before starting any rank, with --launcher-args " \
+                       f"'{launcher_args}'; what it said:", done.stderr
+    assert said in lines[1:], done.stderr
+    assert done.stdout == "" and sorted(path.name for path in tmp_path.iterdir()) == []
+
+
+def test_a_stop_the_ranks_cannot_answer_claims_no_run_file(tmp_path):
+    """No word from the ranks (as when rank 0 is held in an unlink on a file system that stopped
+    answering): the stop ends the run at KILL_SECONDS, and jiobench run says what it does not know,
+    where once it said a run file was in --results though none was written. Held here by SIGSTOP
+    of the launcher's whole session: mpirun, running, would wake its ranks with a SIGCONT."""
+    job = Job(tmp_path, "-a", "data-stream", "-b", "16MiB", "-t", "1MiB", "-D", "2", "-i", "1", "--warmup", "0",
+              "-o", str(tmp_path / "f.dat"))
+    job.wait_for("data-stream            write fork 1 rep 0")
+    (mpirun,) = [pid for pid in job.children() if b"jiobench.run.guardian" not in Path(f"/proc/{pid}/cmdline").read_bytes()]
+    for pid in subprocess.run(["ps", "-o", "pid=", "--sid", str(mpirun)], capture_output=True, text=True).stdout.split():
+        os.kill(int(pid), signal.SIGSTOP)
+    job.process.send_signal(signal.SIGTERM)
+    code, stderr, _ = job.finish()
+    assert code == 128 + signal.SIGTERM, stderr
+    assert stderr.splitlines() == [
+        f"jiobench: stopped by SIGTERM; the ranks did not say whether they wrote a run file (look in {job.results}): "
+        "a rank may be held by a file system that stopped answering"], stderr
+    assert not list(job.results.glob("*.json"))
+    job.assert_nothing_left()

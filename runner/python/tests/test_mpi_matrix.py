@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -75,3 +76,48 @@ def test_an_mpi4py_of_another_mpi_is_refused_before_any_rank_starts(tmp_path):
     assert done.stderr.strip().splitlines() == [
         "jiobench: error: mpirun is Open MPI 4.1.4 but mpi4py uses MPICH 5.0.2: the ranks would not find each other; "
         "put the MPICH 5.0.2 launcher first on PATH or install mpi4py for the other"], done.stderr
+
+
+def rank_launcher(directory: Path, rank: int) -> int:
+    """The launcher (python -m jiobench.run.rank) of one rank of the run whose command line names the directory."""
+    names = [f"{variable}={rank}".encode() for variable in ("OMPI_COMM_WORLD_RANK", "PMI_RANK")]
+    for entry in Path("/proc").iterdir():
+        try:
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+            environment = (entry / "environ").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if command[1:3] == [b"-m", b"jiobench.run.rank"] and str(directory).encode() in command[3] \
+                and any(name in environment for name in names):
+            return int(entry.name)
+    pytest.fail(f"no launcher of rank {rank}")
+
+
+@pytest.mark.parametrize("mpi", ["open-mpi-5", "mpich"])
+def test_a_killed_rank_launcher_on_each_mpi(tmp_path, mpi):
+    """Open MPI 5 (--enable-recovery) leaves the other rank to end the run. MPICH's Hydra kills every
+    rank as soon as it reaps one a signal ended, whatever its options, and reaps at its next event: the
+    dead rank's keeper holds its output, so that the next event is the survivor's first line, which
+    comes after the run file; the test file is left, and jiobench run says why in one line."""
+    job = jiobench(mpi, tmp_path, "-a", "data-stream", "-b", "16MiB", "-t", "1MiB", "-D", "2", "-i", "1",
+                   "--warmup", "0")
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(job.stdout), daemon=True)
+    reader.start()
+    deadline = time.monotonic() + 60
+    while not any(line.startswith("data-stream            write fork 1 rep 0") for line in lines):
+        assert time.monotonic() < deadline and job.poll() is None, job.stderr.read() if job.poll() is not None else lines
+        time.sleep(0.1)
+    os.kill(rank_launcher(tmp_path, 1), signal.SIGKILL)
+    err = job.communicate(timeout=60)[1]
+    assert job.returncode == 1, err
+    assert f"jiobench: rank 1 on {os.uname().nodename} stopped answering for 10 s during data-stream read fork 1 rep 0 " \
+           "(a node lost, or its launcher killed); the run file keeps the 1 phase completed before" in err, err
+    run = run_file(tmp_path)
+    assert run["incomplete"]["reason"] == "failed" and len(run["phases"]) == 1
+    if mpi == "mpich":
+        assert f"jiobench: error: mpiexec ended (exit code 9) before the ranks said how the run ended (ranks up: 0 on " \
+               f"{os.uname().nodename}, 1 on {os.uname().nodename}): it ends them all when one of their processes dies" \
+               in err, err
+    else:
+        assert not (tmp_path / "f.dat").exists()

@@ -9,7 +9,9 @@ import json
 import os
 import re
 import shlex
+import signal
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -364,3 +366,48 @@ def test_scancel_of_a_two_node_job_stops_every_rank_and_keeps_the_completed_phas
     assert [(phase["approach"], phase["op"]) for phase in run["phases"]] == [("raw-bytes", "write"),
                                                                            ("raw-bytes", "read")]
     assert "scancel.dat" not in cluster.exec(2, "ls", "-A", str(cluster.mount), timeout=30).stdout.split()
+
+
+def test_a_rank_s_launcher_killed_leaves_the_other_node_to_write_the_run_file(virtual_cluster):
+    """kill -9 of rank 0's launcher on node1, mpirun over rsh, one rank a node: Open MPI's daemon lets
+    the other live (--enable-recovery), and the dead rank's keeper holds its TCP connection (closed,
+    it would leave the survivor spinning in MPI_Iprobe for good). Rank 1 on node2 writes the run file
+    and removes the test file rank 0 created, which it knows by its inode number."""
+    cluster = virtual_cluster
+    directory = cluster.home / "killed-launcher"
+    directory.mkdir()
+    test_file = cluster.mount / "killed-launcher.dat"
+    remote = f"--mca plm_rsh_agent {cluster.rsh_agent} --hostfile {cluster.hostfile} --map-by ppr:1:node"
+    command = [str(JIOBENCH), "run", "--launcher", "mpirun", "-n", "2", f"--launcher-args={remote}", "--", "-a",
+               "data-stream", "-b", "16MiB", "-t", "1MiB", "-D", "2", "-i", "1", "--warmup", "0", "-o", str(test_file),
+               "--results", str(directory / "results")]
+    process = subprocess.Popen([*cluster.on(1), *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               cwd=directory, env=cluster.env, start_new_session=True)
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(process.stdout), daemon=True)
+    reader.start()
+    try:
+        deadline = time.monotonic() + 120
+        while not any(line.startswith("data-stream            write fork 1 rep 0") for line in lines):
+            assert time.monotonic() < deadline and process.poll() is None, "".join(lines)
+            time.sleep(0.1)
+        (victim,) = [pid for pid in jiobench_processes(cluster)["node1"]
+                     if b"jiobench.run.rank" in Path(f"/proc/{pid}/cmdline").read_bytes()
+                     and b"OMPI_COMM_WORLD_RANK=0" in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")]
+        os.kill(victim, signal.SIGKILL)
+        stderr = process.communicate(timeout=60)[1]
+    except BaseException:
+        cluster.stop_process(process)
+        raise
+    reader.join(timeout=5)
+    assert process.returncode == 1, "".join(lines) + stderr
+    assert jiobench_lines(stderr)[0] == (
+        "jiobench: rank 0 on node1 stopped answering for 10 s during data-stream read fork 1 rep 0 (a node lost, or "
+        "its launcher killed); the run file keeps the 1 phase completed before"), stderr
+    run = json.loads(Path(lines[-1].strip()).read_text())
+    assert run["incomplete"]["reason"] == "failed" and len(run["phases"]) == 1 and run["writer"]["rank"] == 1
+    assert test_file.name not in cluster.exec(2, "ls", "-A", str(cluster.mount), timeout=30).stdout.split()
+    deadline = time.monotonic() + 5
+    while any((left := jiobench_processes(cluster)).values()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(left.values()), left

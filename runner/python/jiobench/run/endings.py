@@ -45,9 +45,15 @@ def named(lines: list[str], rank: Optional[int]) -> list[str]:
     return lines if rank is None else [f"rank {rank}: {line}" for line in lines]
 
 
-def stopped_line(signal_name: str, phases_kept: bool) -> str:
-    """What is said of a run a signal stopped, where its ranks could not say it themselves."""
-    if phases_kept:
-        return (f"jiobench: stopped by {signal_name}; the run file of the phases completed before is in the "
-                "--results directory")
-    return f"jiobench: stopped by {signal_name} before any phase; no run file was written"
+def stopped_line(signal_name: str, phases_kept: bool, said: Optional[str] = None,
+                 results: Optional[str] = None) -> str:
+    """What is said of a run a signal stopped, where its ranks could not say it themselves.
+    `phases_kept`: every rank was up, so phases may have completed. A run file is claimed only where
+    the ranks said they wrote one (`said`: its path, or where it is); where they said nothing (a rank
+    held in an unlink on a dead file system never gets to), where to look (`results`)."""
+    if not phases_kept:
+        return f"jiobench: stopped by {signal_name} before any phase; no run file was written"
+    if said is not None:
+        return f"jiobench: stopped by {signal_name}; the run file of the phases completed before is {said}"
+    return (f"jiobench: stopped by {signal_name}; the ranks did not say whether they wrote a run file (look in "
+            f"{results or 'the --results directory'}): a rank may be held by a file system that stopped answering")

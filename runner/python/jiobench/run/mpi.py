@@ -14,6 +14,13 @@ from typing import Optional
 
 # Memory a rank needs besides its JVM's plan: the JVM itself and its launcher.
 RANK_OVERHEAD_BYTES = 100 << 20
+# What Open MPI 4.1's mpirun says of jiobench's own doing, which -q used to hide: each stop passed on
+# to the ranks ("mpirun: Forwarding signal 10 to job"), and, under --enable-recovery (with PMIx 4),
+# each rank's process that ends without MPI_Finalize (one killed, or the survivors of lost ranks,
+# which cannot finalize with them): its daemon's notice, which its own PMIx refuses. The run says
+# what happened in its own words; these say nothing to the user, and are not passed on.
+NOISE = re.compile(rb"^(\[[^\]]*\] PMIX ERROR: BAD-PARAM in file \S*pmix_event_notification\.c at line \d+"
+                   rb"|\S*mpirun: Forwarding signal \d+ to job)\s*$")
 
 
 @dataclass(frozen=True)
@@ -90,15 +97,23 @@ def available_slots() -> int:
 
 def launch_prefix(program: str, mpi: Mpi, ranks: int, extra: list[str]) -> list[str]:
     """`mpirun -np N` and the flags this MPI needs: as root, with more ranks than slots, and
-    unpinned (a JVM runs many threads, JIT and GC: pinning its rank to one core starves them)."""
+    unpinned (a JVM runs many threads, JIT and GC: pinning its rank to one core starves them).
+    Never -q (Open MPI 5 refuses it): Open MPI 4's -q hides what mpirun says of a mistake in its
+    own options (a hostfile it cannot open, a mapping it does not know), and a run that ends in
+    order, or whose ranks end it after a loss, leaves it nothing to say but NOISE."""
     if mpi.family == "open-mpi":
         command = [program, "-np", str(ranks)]
-        if mpi.major < 5:
-            command.append("-q")  # the launchers say what went wrong in one line; mpirun's banners would repeat it
         if os.geteuid() == 0:
             command.append("--allow-run-as-root")
         if ranks > available_slots():
             command.append("--oversubscribe")
+        # A rank's process that dies (killed, the OOM killer) would have its daemon kill every other
+        # rank within a second or two, their phases unwritten: left alone, they find it silent and
+        # end the run themselves (jiobench.run.liveness, .keeper).
+        command.append("--enable-recovery")
         return command + ["--bind-to", "none", *extra]
-    # MPICH's and Intel's Hydra run as root, oversubscribe and leave ranks unbound by themselves.
+    # MPICH's and Intel's Hydra run as root, oversubscribe and leave ranks unbound by themselves. No
+    # -disable-auto-cleanup: its proxy kills every rank once it reaps one that a signal ended all the
+    # same (MPICH 5.0.2), and the option only adds a SIGUSR1 to the survivors, which they would take
+    # for a stop (jiobench.run.keeper).
     return [program, "-n", str(ranks), *extra]

@@ -18,8 +18,10 @@ Started by `jiobench run` under mpirun, mpiexec or srun as
 from __future__ import annotations
 
 import dataclasses
+import glob
 import os
 import socket
+import stat
 import sys
 import threading
 import time
@@ -34,9 +36,11 @@ mpi4py.rc.initialize = False
 mpi4py.rc.finalize = True
 from mpi4py import MPI  # noqa: E402
 
-from ..model import runfile
-from . import collect, wire
+from ..model import perrank, runfile
+from . import collect, mpi, wire
 from .driver import FIRST, Driver, load_writer_libraries
+from .keeper import Keeper
+from .crashreports import new_directory, remove_if_empty
 from .launching import available_memory, crowding, load_average, ranks_on
 from .liveness import LOST_AFTER_SECONDS, Liveness, Lost, survivor_writing
 from .placement import Placement
@@ -62,6 +66,8 @@ FILE_LOOKS, FILE_LOOK_SECONDS = 6, 0.5
 
 # How many of the ranks' messages at the end of a fork the run prints (each names its rank).
 MESSAGES_SAID = 10
+# How often a rank hands its keeper the connections MPI opened since (jiobench.run.keeper).
+KEEPER_LOOK_SECONDS = 1.0
 
 
 def poll_sleep() -> float:
@@ -96,6 +102,31 @@ def place_ranks(comm) -> Placement:
     return Placement(names, runs)
 
 
+def as_seen_here(files: dict[str, str], same_host: bool) -> dict[str, str]:
+    """Files another rank's JVM created (path: identity), as this host sees them: one file on a
+    network file system has one inode number on every node, but each node's mount its own device
+    number. Those whose name no longer holds that file are left out."""
+    seen = {}
+    for path, identity in files.items():
+        # Modulo 2**64: Java's longs say a FUSE inode number past 2**63 (GlusterFS's) as negative.
+        device, inode = (int(number) % (1 << 64) for number in identity.split(wire.DEVICE_INODE_SEPARATOR))
+        try:
+            status = os.lstat(path)
+        except OSError:
+            continue
+        if stat.S_ISREG(status.st_mode) and status.st_ino == inode and (not same_host or status.st_dev == device):
+            seen[path] = wire.identity(status)
+    return seen
+
+
+def holds_output(request: RunRequest) -> bool:
+    """Whether a rank's keeper must hold its standard output and error: MPICH's Hydra (mpiexec, and
+    Intel MPI's) ends the job once a rank's close, where srun and Open MPI watch the process."""
+    if request.launcher == "srun":
+        return False
+    return mpi.identify(MPI.Get_library_version()).family in ("mpich", "intel")
+
+
 def launcher_rank() -> Optional[str]:
     """This process's rank as the MPI launcher told it, before (and whatever) MPI says."""
     for variable in ("OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"):
@@ -108,9 +139,11 @@ class MpiRanks:
     """This rank's JVMs and its rounds with the other ranks, as events for the driver: the
     transport (`jiobench.run.transport.Transport`) of a run under mpirun, mpiexec or srun."""
 
-    def __init__(self, comm, request: RunRequest):
+    def __init__(self, comm, request: RunRequest, keeper: Keeper, crash_reports: str):
         self.comm = comm
         self.request = request
+        self.keeper = keeper
+        self.crash_reports = crash_reports  # where its JVMs' crash reports go (jiobench.run.crashreports)
         self.rank, self.size = comm.Get_rank(), comm.Get_size()
         self.host = MPI.Get_processor_name()
         # Every rank's host, as `hosts[rank]` reads it, in the size of the node count.
@@ -121,12 +154,18 @@ class MpiRanks:
         self.peer_failed = False  # another rank's JVM failed: this one's phase ends at once
         # Once ranks are lost: how the run ended, after which no collective call is made.
         self.lost: Optional[dict] = None
+        self.lost_ranks: list[int] = []
+        # What other ranks' JVMs created, as this host sees it, removed here should they be lost:
+        # rank 0's on every rank, every rank's on rank 0.
+        self.files_of: dict[int, dict[str, str]] = {}
         self.writer = 0  # the rank that writes the run file
         self.barrier_left: Optional[float] = None  # when the last barrier let this rank's JVM go
         self.run_id = comm.bcast(runfile.new_run_id() if self.rank == 0 else None)
         # Re-entrant: the signal handler runs on the main thread, perhaps while it holds the lock.
         self.lock = threading.RLock()
         self.liveness = Liveness(comm, self.hosts, self.on_peer_failure)
+        self.keeper.hold_new()  # the connections MPI opened to start the run
+        self.keeper_looked = time.monotonic()
 
     @property
     def checks_every_rank(self) -> bool:
@@ -196,10 +235,14 @@ class MpiRanks:
 
     def tend(self) -> None:
         """Looks at the other ranks while waiting: RunEnds once some are lost."""
+        if time.monotonic() - self.keeper_looked > KEEPER_LOOK_SECONDS:
+            self.keeper.hold_new()
+            self.keeper_looked = time.monotonic()
         if self.lost is None:
             try:
                 self.liveness.tend()
             except Lost as lost:
+                self.lost_ranks = lost.ranks
                 jvm = self.jvm
                 phase = jvm.phase if jvm else None
                 self.lost = collect.failure(
@@ -259,18 +302,32 @@ class MpiRanks:
                 self.jvm.close()
             yield Ended(ends.ending, created=self.created())
 
-    def created(self) -> list[str]:
-        """What this rank's JVM of the task created, ready or not."""
-        return self.jvm.created if self.jvm is not None else []
+    def created(self) -> dict[str, str]:
+        """What this rank's JVM of the task created (path: identity), ready or not; once ranks were
+        lost, what theirs created too, as far as this rank knows it."""
+        files = dict(self.jvm.created) if self.jvm is not None else {}
+        for rank in self.lost_ranks:
+            files.update(self.files_of.get(rank, {}))
+        return files
+
+    def note_files_of_others(self, every_rank: Optional[list], rank_0: dict[str, str]) -> None:
+        """What the other ranks' JVMs created: rank 0 hears every rank's, the others rank 0's."""
+        if every_rank is not None:
+            for rank, files in enumerate(every_rank):
+                if rank != self.rank and files:
+                    self.files_of[rank] = as_seen_here(files, self.hosts[rank] == self.host)
+        elif rank_0:
+            self.files_of[0] = as_seen_here(rank_0, self.hosts[0] == self.host)
 
     def run_task(self, task: str, label: str, unable: Optional[str], deadline: StartDeadline) -> TaskEvents:
         jvm, ready, outcome = self.start_jvm(task, label, unable, deadline)
         memory = (ready["environment"].get("plan_memory_bytes") if ready else None, available_memory())
-        starts = self.to_rank_0((outcome, memory))
+        starts = self.to_rank_0((outcome, memory, self.created()))
         failure = None
-        if starts is not None and any(code for (code, _), _ in starts):
-            failure = start_failure([start for start, _ in starts], self.hosts)
-        failure = self.comm.bcast(failure, root=0)
+        if starts is not None and any(code for (code, _), _, _ in starts):
+            failure = start_failure([start for start, _, _ in starts], self.hosts)
+        failure, rank_0_files = self.comm.bcast((failure, self.created()) if self.rank == 0 else None, root=0)
+        self.note_files_of_others([files for _, _, files in starts] if starts is not None else None, rank_0_files)
         if failure is not None:
             if ready is not None:
                 jvm.close()
@@ -278,7 +335,7 @@ class MpiRanks:
             return
         files = self.files_seen(ready) if task == FIRST else None
         # Rank 0 checks every rank's plan and file: the others hand in None.
-        every_rank_memory = [memory for _, memory in starts] if starts is not None else None
+        every_rank_memory = [memory for _, memory, _ in starts] if starts is not None else None
         refusal = yield Ready(ready, files=files, memory=every_rank_memory)
         refusal = self.rank_0_says(refusal)
         if refusal:
@@ -311,11 +368,12 @@ class MpiRanks:
             return None, None, (1, unable)
         if self.stop_signal is not None:
             return None, None, (0, "")
-        command = self.request.jvm_command(self.ranks_here)
+        command = self.request.jvm_command(self.ranks_here, self.crash_reports)
         try:
             jvm = RankJvm(command, self.rank, self.size, self.hosts.encoded_runs(), task, label)
         except OSError as problem:
             return None, None, (2, f"cannot start {command[0]}: {problem.strerror}")
+        self.keeper.watch_jvm(jvm.process.pid)
         with self.lock:
             self.jvm = jvm
 
@@ -410,7 +468,21 @@ def watch_parent(driver: Driver, ranks: MpiRanks) -> None:
         jvm = ranks.jvm
     if jvm is not None and jvm.process.poll() is None:
         jvm.kill()
+    remove_if_empty(ranks.crash_reports)
+    ranks.keeper.done()
     os._exit(1)
+
+
+def say_per_rank_file_left(driver: Driver) -> None:
+    """Rank 0, lost, wrote the per-rank file as the run went: what it left is named, unfinished
+    (its records went to rank 0 alone, and are lost). Named, not removed: nothing here knows it
+    for the file rank 0 created but its name."""
+    if driver.collector is None:
+        return
+    unfinished = os.path.join(driver.parameters["results"], driver.collector.context["run_id"] + perrank.SUFFIX)
+    for path in sorted(glob.glob(glob.escape(unfinished) + runfile.TEMPORARY_SUFFIX.format("*"))):
+        print(f"jiobench: rank 0 was lost as it wrote the per-rank file: {path} is left unfinished (its records are "
+              "lost; the run file holds the phases without them): remove it", file=sys.stderr, flush=True)
 
 
 def say(marker: bytes) -> None:
@@ -432,17 +504,25 @@ def main(argv: Optional[list[str]] = None) -> int:
                   f"{MPI.Get_library_version().splitlines()[0].strip()}, not the MPI of the launcher; install "
                   "mpi4py for that MPI (or run the launcher of mpi4py's MPI)", file=sys.stderr, flush=True)
         return 2
+    # Before any other rank can hear of this one: from now on its death, however sudden, leaves the
+    # others to end the run (jiobench.run.keeper).
+    crash_reports = new_directory()
+    keeper = Keeper(holds_output(request), crash_reports)
     if comm.Get_rank() == 0:
         # While the other ranks wait in the first collective, before any listens for its heartbeats.
         load_writer_libraries()
-    ranks = MpiRanks(comm, request)
+    ranks = MpiRanks(comm, request, keeper, crash_reports)
     if ranks.rank == 0:
         say(wire.ALL_UP_MARKER)
     driver = Driver(request, ranks)
     threading.Thread(target=watch_parent, args=(driver, ranks), daemon=True).start()
     code = driver.run()
+    remove_if_empty(ranks.crash_reports)
     if ranks.rank == ranks.writer:
+        if 0 in ranks.lost_ranks and ranks.rank != 0:
+            say_per_rank_file_left(driver)
         say(wire.exit_code_line(code))
+    keeper.done()
     if ranks.lost is not None:
         # MPI's finalize waits for every rank, the lost ones too.
         sys.stderr.flush()
