@@ -69,6 +69,7 @@ def synthetic_phases(ranks: int, phases: int, seed: int = 1) -> Iterator[list[di
                 "host": hosts[rank], "bytes": moved, "transfers": moved // TRANSFER, "open_s": opened / 1e9,
                 "transfer_s": transferred / 1e9 - opened / 1e9, "close_s": elapsed / 1e9 - transferred / 1e9,
                 "elapsed_s": elapsed / 1e9, "bookkeeping_s": generator.lognormvariate(-9, 0.2),
+                "stalled_s": 0.0,
                 "stonewalled": stopped_short and moved < BLOCK, "stonewall_bytes": None, "stonewall_s": None,
                 "verified": None, "error": None, "array_page_offset": None if native else 16,
                 "array_copy_crawls": None if native else True,

@@ -51,12 +51,14 @@ def rank_spread(records: pd.DataFrame) -> pd.DataFrame:
 def draw_straggler_figure(runs: Sequence[dict], approaches: Sequence[str], reference: Optional[str],
                           out: Output) -> Optional[DrawnFigure]:
     """The figure, as PNG and SVG in `out`, or None where no run has per-rank records of several
-    ranks; a per-rank file that is missing or broken is said in one warning, and the report goes on."""
+    ranks; a per-rank file that is missing, broken or at odds with its run file (no figure is drawn
+    from a file that contradicts the JSON the tables come from) is said in one warning, and the
+    report goes on."""
     run = drawn_run(runs)
     if run is None:
         return None
     try:
-        records = perrank.frame(run["path"], run, columns=[*PHASE, "warmup", "elapsed_s"])
+        records = perrank.frame(run["path"], run, columns=[*PHASE, "warmup", "elapsed_s"], checked=True)
     except perrank.Unreadable as problem:
         warn(f"{problem}: no figure of the ranks' times")
         return None

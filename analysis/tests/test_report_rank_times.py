@@ -8,6 +8,9 @@ import re
 import shutil
 from pathlib import Path
 
+import pandas as pd
+import pytest
+
 from jiobench.model import perrank
 
 from .handmade_runs import run_file
@@ -75,3 +78,61 @@ def test_a_run_file_and_its_per_rank_file_renamed_together_still_draw_it(tmp_pat
     (path.parent / f"{path.stem}.ranks.parquet").rename(path.parent / "p1.2.ranks.parquet")
     path = path.rename(path.parent / "p1.2.json")
     assert all((report_of(tmp_path, path).out / name).is_file() for name in FIGURE)
+
+
+def rewritten(path: Path, change) -> Path:
+    """The run's per-rank file written again with its records as `change` (records -> records) leaves them."""
+    per_rank = path.parent / json.loads(path.read_text())["per_rank_file"]
+    frame = perrank.frame(path)
+    records = frame.astype(object).where(frame.notna(), None).to_dict("records")
+    per_rank.unlink()
+    stream = perrank.Stream(str(per_rank))
+    stream.append(change(records))
+    stream.close()
+    return per_rank
+
+
+def one_slower_tenfold(records: list) -> list:
+    records[2]["elapsed_s"] *= 10
+    return records
+
+
+def renumbered(records: list) -> list:
+    records[1]["rank"] = 0
+    return records
+
+
+@pytest.mark.parametrize("change, disagreement", [
+    (one_slower_tenfold, lambda run, records: (
+        f"raw-bytes write fork 1 rep 0: its slowest rank took {records['elapsed_s'][:4].max():.7g} s, where the run "
+        f"file says {run['phases'][0]['seconds']:.7g} s (seconds)")),
+    (lambda records: records + records, lambda run, records: "48 rows, where per_rank_rows says 24"),
+    (lambda records: records[:4] + records[8:] + records[4:8], lambda run, records: (
+        "its phase 2 is raw-bytes write fork 1 rep 2, where the run file's is raw-bytes write fork 1 rep 1")),
+    (renumbered, lambda run, records: "raw-bytes write fork 1 rep 0: its rows are not ranks 0 to 3, one each"),
+    (lambda records: [dict(record, bytes=record["bytes"] // 2) for record in records], lambda run, records: (
+        "raw-bytes write fork 1 rep 0: its ranks moved 16777216 bytes in all, where the run file says 33554432 "
+        "(and 5 other phases)")),
+], ids=["a-rank-ten-times-slower", "rows-doubled", "phases-out-of-order", "a-rank-twice", "half-the-bytes"])
+def test_a_per_rank_file_that_contradicts_its_run_file_is_one_warning_and_draws_no_figure(tmp_path, change,
+                                                                                             disagreement):
+    """The figure is the per-rank file's alone; the tables, the JSON's. A per-rank file whose rows,
+    phases, ranks, sums or slowest, median and fastest times are not what the JSON says of them
+    (another run's put in its place, one altered or cut) draws nothing, and the warning says where
+    they part."""
+    path = run_file(tmp_path / "runs", {"raw-bytes": 100.0}, ranks=4)
+    per_rank = rewritten(path, change)
+    done = report_of(tmp_path, path)
+    said = disagreement(json.loads(path.read_text()), pd.read_parquet(per_rank))
+    assert done.stderr.splitlines() == [
+        f"jiobench report: warning: {per_rank} contradicts its run file {path.name}: {said}: no figure of the ranks' "
+        "times"]
+    assert not any((done.out / name).exists() for name in FIGURE)
+    assert (done.out / "bandwidth-vs-ranks.png").is_file() and (done.out / "report.html").is_file()
+
+
+def test_a_per_rank_file_that_agrees_with_its_run_file_to_float32_s_digits_draws_the_figure(tmp_path):
+    path = run_file(tmp_path / "runs", {"raw-bytes": 100.0, "c-posix": 200.0}, ranks=4, warmup=1)
+    rewritten(path, lambda records: records)
+    done = report_of(tmp_path, path)
+    assert done.stderr == "" and all((done.out / name).is_file() for name in FIGURE)

@@ -181,18 +181,18 @@ def test_other_failures_are_left_to_the_caller(text):
 
 def test_ranks_beyond_a_thread_limit_are_refused_saying_how_many_fit(node):
     node.append(nproc(1000, 600))
-    limits.check_threads(13, 2)  # 16 + 13 * 29 = 393 <= 400
+    limits.check_threads(12, 2)  # 16 + 12 * 30 = 376 <= 400
     with pytest.raises(UsageError) as refused:
         limits.check_threads(16, 2)
     assert str(refused.value) == (
         "the processes limit (ulimit -u, the threads of all this user's processes) is 1000 with 600 in use, and 16 "
-        "ranks on this node need about 480 threads more (about 29 a rank: its JVM, sized for 2 processors, and its "
-        "Python launcher): 13 ranks would fit; raise it (ulimit -u 1080)")
-    node[0] = nproc(1000, 600, hard=1080)
-    with pytest.raises(UsageError, match=r"would fit; raise it \(ulimit -u 1080\)$"):
+        "ranks on this node need about 496 threads more (about 30 a rank: its JVM, sized for 2 processors, and its "
+        "Python launcher): 12 ranks would fit; raise it (ulimit -u 1096)")
+    node[0] = nproc(1000, 600, hard=1096)
+    with pytest.raises(UsageError, match=r"would fit; raise it \(ulimit -u 1096\)$"):
         limits.check_threads(16, 2)
-    node[0] = nproc(1000, 600, hard=1079)
-    with pytest.raises(UsageError, match="would fit; its hard limit is 1079: run fewer ranks on this node, or ask for a "
+    node[0] = nproc(1000, 600, hard=1095)
+    with pytest.raises(UsageError, match="would fit; its hard limit is 1095: run fewer ranks on this node, or ask for a "
                                          "higher limit$"):
         limits.check_threads(16, 2)
 
@@ -202,8 +202,8 @@ def test_larger_jvms_are_told_that_smaller_ones_would_fit(node):
                             "run fewer ranks on this node, or ask for a higher limit"))
     with pytest.raises(UsageError) as refused:
         limits.check_threads(8, 16)
-    assert str(refused.value).endswith("(about 40 a rank: its JVM, sized for 16 processors, and its Python launcher): "
-                                       "7 ranks would fit; run fewer ranks on this node, or ask for a higher limit, "
+    assert str(refused.value).endswith("(about 41 a rank: its JVM, sized for 16 processors, and its Python launcher): "
+                                       "6 ranks would fit; run fewer ranks on this node, or ask for a higher limit, "
                                        "or size their JVMs for 2 processors (--jvm-cpus 2)")
     node[0] = ThreadLimit("x", "x", 20, 0, "remedy")
     with pytest.raises(UsageError, match="no ranks would fit; remedy$"):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -107,11 +108,42 @@ def test_a_rank_that_got_only_the_phases_writes_a_run_file_without_a_per_rank_fi
     assert files_of(tmp_path) == ["scale-5.json"]
 
 
-def test_a_per_rank_file_that_cannot_be_written_leaves_the_run_file_whole_and_saying_so(tmp_path, monkeypatch, capsys):
-    def full(stream):
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+def full_under(directory: Path, monkeypatch) -> None:
+    """Every row group of a per-rank file under `directory` finds its file system full."""
+    flush = perrank.Stream._flush
 
-    monkeypatch.setattr(perrank.Stream, "_flush", full)
+    def flush_or_full(stream):
+        if Path(stream.path).is_relative_to(directory):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        flush(stream)
+
+    monkeypatch.setattr(perrank.Stream, "_flush", flush_or_full)
+
+
+def test_records_the_results_directory_cannot_take_go_with_the_run_file_to_a_directory_of_its_own(
+        tmp_path, monkeypatch, capsys):
+    full_under(tmp_path / "results", monkeypatch)
+    collector = collector_of(tmp_path)
+    fed = list(synthetic_phases(RANKS, PHASES))
+    for records in fed:
+        collector.phase(records)
+    run_path = Path(collector.finish())
+    why = f"cannot write the per-rank file in {tmp_path / 'results'} (No space left on device)"
+    assert f"jiobench: error: {why}; the ranks' records go where the run file goes" in capsys.readouterr().err
+    assert collector.misplaced == f"{why}, which the run file goes with: written to {run_path}"
+    run = json.loads(run_path.read_text())
+    try:
+        assert run["per_rank_file"] == "scale-5.ranks.parquet" and run["per_rank_rows"] == RANKS * PHASES
+        assert run["warnings"] == []
+        assert len(perrank.frame(run_path)) == RANKS * PHASES
+        assert files_of(tmp_path) == [], "no half of a per-rank file is left"
+    finally:
+        shutil.rmtree(run_path.parent)
+
+
+def test_records_beyond_a_row_group_that_no_file_holds_are_lost_and_said(tmp_path, monkeypatch, capsys):
+    full_under(tmp_path, monkeypatch)
+    monkeypatch.setattr(perrank, "ROW_GROUP_ROWS", 2 * RANKS)
     collector = collector_of(tmp_path)
     for records in synthetic_phases(RANKS, PHASES):
         collector.phase(records)
@@ -119,8 +151,7 @@ def test_a_per_rank_file_that_cannot_be_written_leaves_the_run_file_whole_and_sa
     why = f"cannot write the per-rank file in {tmp_path / 'results'} (No space left on device)"
     assert len(run["phases"]) == PHASES and run["per_rank_file"] is None
     assert run["warnings"] == [f"no per-rank file: {why}"]
-    assert f"jiobench: error: {why}; the run file will hold the phases without the ranks' records" in \
-        capsys.readouterr().err
+    assert f"jiobench: error: {why}; the ranks' records go where the run file goes" in capsys.readouterr().err
     assert files_of(tmp_path) == ["scale-5.json"], "no half of a per-rank file is left"
 
 

@@ -107,9 +107,9 @@ def test_records_of_other_forks_are_other_phases():
         reduce.reduce_phase([dict(record(0, 1), fork=1), dict(record(1, 1), fork=2)])
 
 
-def timed(rank, elapsed, transfer_s, transfers, stonewall_s=None):
+def timed(rank, elapsed, transfer_s, transfers, stonewall_s=None, stalled_s=None):
     return dict(record(rank, elapsed, transfers=transfers, stonewalled=True), transfer_s=transfer_s,
-                stonewall_s=stonewall_s)
+                stonewall_s=stonewall_s, stalled_s=stalled_s)
 
 
 @pytest.mark.parametrize("elapsed, transfer_s, transfers, overran", [
@@ -127,6 +127,19 @@ def test_a_rank_ending_past_the_deadline_by_more_than_its_allowance_overran_it(e
     assert phase["overran_deadline_s"] == (None if overran is None else pytest.approx(overran))
     assert reduce.reduce_phase([timed(0, 44.6, 44.5, 1000)])["overran_deadline_s"] is None, "no deadline"
     assert reduce.reduce_phase([timed(0, 44.6, 44.5, 1000)], 40.0)["overran_deadline_s"] is None, "a quarter of 40 s"
+
+
+@pytest.mark.parametrize("transfers", [0, 1, 2])
+def test_a_jvm_stopped_in_its_first_transfers_overran_though_the_stop_is_most_of_their_time(transfers):
+    """Stopped for 15 s under -D 3 before its first transfer was whole, a rank ends 15.4 s in: the stop
+    is in its transfers' time too, and taken alone it would allow a transfer of 15.3 s past the
+    deadline. What the JVM stood still is taken out first, and 12.4 s past the deadline is an overrun."""
+    stopped = timed(0, 15.4, 15.3, transfers, stalled_s=15.0)
+    assert reduce.reduce_phase([stopped], 3.0)["overran_deadline_s"] == pytest.approx(12.4)
+    slow = timed(0, 15.4, 15.3, transfers, stalled_s=0.0)
+    assert reduce.reduce_phase([slow], 3.0)["overran_deadline_s"] is None, "slow transfers, no stall"
+    assert reduce.reduce_phase([timed(0, 15.4, 15.3, transfers)], 3.0)["overran_deadline_s"] is None, \
+        "records of older runs know no stall"
 
 
 def test_with_wear_out_it_is_where_the_deadline_stopped_a_rank_that_counts():

@@ -19,6 +19,8 @@ import sys
 from pathlib import Path
 from typing import Mapping, Optional, Sequence, Union
 
+from .reduce import phase_key
+
 SUFFIX = ".ranks.parquet"
 
 # Each column and what it holds in the file. `name`: text of a few values (approach, op, host),
@@ -28,9 +30,9 @@ SUFFIX = ".ranks.parquet"
 COLUMNS = (("approach", "name"), ("op", "name"), ("fork", "int32"), ("rep", "int32"), ("warmup", "flag"),
            ("rank", "int32"), ("host", "name"), ("bytes", "int64"), ("transfers", "int64"),
            ("open_s", "seconds"), ("transfer_s", "seconds"), ("close_s", "seconds"), ("elapsed_s", "seconds"),
-           ("bookkeeping_s", "seconds"), ("stonewalled", "flag"), ("stonewall_bytes", "int64"),
-           ("stonewall_s", "seconds"), ("verified", "flag"), ("error", "text"), ("array_page_offset", "int32"),
-           ("array_copy_crawls", "flag"))
+           ("bookkeeping_s", "seconds"), ("stalled_s", "seconds"), ("stonewalled", "flag"),
+           ("stonewall_bytes", "int64"), ("stonewall_s", "seconds"), ("verified", "flag"), ("error", "text"),
+           ("array_page_offset", "int32"), ("array_copy_crawls", "flag"))
 NAMES = [name for name, _ in COLUMNS]
 
 # A row group holds whole phases, at least this many rows unless it is the last: at thousands of
@@ -85,6 +87,7 @@ class Stream:
 
         self.path = path
         self.rows = 0
+        self.written_rows = 0  # of them, those in the file (a row group's written whole or not at all)
         self._pending: list[Sequence[Mapping]] = []
         self._pending_rows = 0
         self._file = open(path, "xb")
@@ -110,15 +113,26 @@ class Stream:
 
     def _flush(self) -> None:
         if self._pending_rows:
-            table = _table([record for records in self._pending for record in records])
-            self._pending, self._pending_rows = [], 0
+            table = _table(self.pending())
             self._writer.write_table(table, row_group_size=len(table))
+            self.written_rows += self._pending_rows
+            self._pending, self._pending_rows = [], 0
+
+    def pending(self) -> list[Mapping]:
+        """The records appended but not yet written, in order."""
+        return [record for records in self._pending for record in records]
 
     def close(self) -> None:
-        """Writes what waits and the file's footer: the file at `path` is whole."""
-        self._flush()
-        self._writer.close()
-        self._file.close()
+        """Writes what waits and the file's footer: the file at `path` is whole. Where that fails,
+        what waited is still pending (a full file system takes the bytes it buffered only now)."""
+        waiting, written = self._pending, self.written_rows
+        try:
+            self._flush()
+            self._writer.close()
+            self._file.close()
+        except OSError:
+            self._pending, self._pending_rows, self.written_rows = waiting, sum(map(len, waiting)), written
+            raise
 
     def discard(self) -> None:
         """Removes the file at `path`, whole or not (what it held was published, or is lost)."""
@@ -137,17 +151,21 @@ class Stream:
 
 
 class Unreadable(ValueError):
-    """A run file names a per-rank file that is not there, or not a per-rank file."""
+    """A run file names a per-rank file that is not there, not a per-rank file, or one that
+    contradicts what the run file says of its records."""
 
 
-def frame(run_path: Union[str, Path], run: Optional[dict] = None, columns: Optional[Sequence[str]] = None):
+def frame(run_path: Union[str, Path], run: Optional[dict] = None, columns: Optional[Sequence[str]] = None,
+          checked: bool = False):
     """A run's per-rank records as a pandas DataFrame, a row per rank and phase, in the order the
     phases ran, whatever the run file's schema: from its per-rank file (schema 4 on; the name it
     gives, beside the JSON, else the JSON's own name with SUFFIX for a pair renamed together, as a
     sweep's attempts/ are), or from the records the JSON holds (schemas 1 to 3, whose `.ranks.csv`
-    is a copy of them). `run` is the JSON already read, `columns` those wanted (default: all).
-    None where the run has no records: its run file was written by a rank that survived rank 0,
-    which held them. Unreadable says which file is missing or broken."""
+    is a copy of them). `run` is the JSON already read, `columns` those wanted (default: all);
+    `checked`: a per-rank file is first held against the JSON (`contradiction`), as one is before
+    anything is drawn from it. None where the run has no records: its run file was written by a
+    rank that survived rank 0, which held them. Unreadable says which file is missing, broken, or
+    at odds with its run file, and how."""
     run_path = Path(run_path)
     if run is None:
         run = json.loads(run_path.read_text(encoding="utf-8"))
@@ -162,7 +180,84 @@ def frame(run_path: Union[str, Path], run: Optional[dict] = None, columns: Optio
     path = named if named.exists() else run_path.with_name(run_path.name.removesuffix(".json") + SUFFIX)
     if not path.exists():
         raise Unreadable(f"{run_path}: its per-rank file {named.name} is missing")
+    wanted = list(columns) if columns else None
+    read = None if wanted is None else wanted + [name for name in CHECKED if checked and name not in wanted]
     try:
-        return pq.read_table(path, columns=list(columns) if columns else None).to_pandas()
+        records = pq.read_table(path, columns=read).to_pandas()
     except (OSError, ValueError) as problem:  # pyarrow's ArrowInvalid is a ValueError
         raise Unreadable(f"{path}: not a per-rank file ({problem})") from None
+    if checked:
+        disagreement = contradiction(run, records)
+        if disagreement:
+            raise Unreadable(f"{path} contradicts its run file {run_path.name}: {disagreement}")
+    return records if wanted is None else records[wanted]
+
+
+# What `contradiction` reads of the records: a phase's rows, their ranks, sums and extremes, which a
+# per-rank file of another run, or one cut, doubled or altered, does not share with the JSON.
+CHECKED = ("approach", "op", "fork", "rep", "warmup", "rank", "bytes", "transfers", "elapsed_s")
+
+
+def contradiction(run: Mapping, records) -> Optional[str]:
+    """How a run's per-rank records (a DataFrame of at least the CHECKED columns, as the per-rank
+    file holds them) contradict its JSON, in words: its rows (`per_rank_rows`), its phases in the
+    order they ran, each phase's ranks (0 to `ranks` - 1, a row each), warm-up, bytes and
+    transfers (their sums), and its slowest, median and fastest rank's times (`seconds`,
+    `straggler`, `first_done_s`, to float32's 7 digits); the first phase that disagrees, and how
+    many others do. None where they agree. A pass over the records and one over the phases."""
+    rows = run.get("per_rank_rows")
+    if rows is not None and len(records) != rows:
+        return f"{len(records)} rows, where per_rank_rows says {rows}"
+    groups = records.groupby(list(PHASE_KEY), observed=True, sort=False)
+    phases = groups.agg(rows=("rank", "size"), ranks=("rank", "nunique"), lowest_rank=("rank", "min"),
+                        highest_rank=("rank", "max"), any_warmup=("warmup", "max"), all_warmup=("warmup", "min"),
+                        bytes=("bytes", "sum"), transfers=("transfers", "sum"), slowest=("elapsed_s", "max"),
+                        median=("elapsed_s", "median"), fastest=("elapsed_s", "min"))
+    found = [(str(approach), str(op), int(fork), int(rep)) for approach, op, fork, rep in phases.index]
+    said = [phase_key(phase) for phase in run["phases"]]
+    if len(found) != len(said):
+        return f"{len(found)} phases, where the run file has {len(said)}"
+    if found != said:
+        index = next(index for index, (one, other) in enumerate(zip(found, said)) if one != other)
+        return f"its phase {index + 1} is {_label(found[index])}, where the run file's is {_label(said[index])}"
+    disagreements = [f"{_label(key)}: {what}" for key, (_, aggregate), phase
+                     in zip(found, phases.iterrows(), run["phases"])
+                     for what in [_phase_contradiction(aggregate, phase)] if what]
+    if not disagreements:
+        return None
+    others = len(disagreements) - 1
+    return disagreements[0] + (f" (and {others} other phase{'' if others == 1 else 's'})" if others else "")
+
+
+PHASE_KEY = ("approach", "op", "fork", "rep")
+# Times are float32 in the per-rank file, float64 in the JSON: alike to 7 significant digits.
+SECONDS_ALIKE = 1e-6
+
+
+def _label(key: tuple) -> str:
+    approach, op, fork, rep = key
+    return f"{approach} {op} fork {fork} rep {rep}"
+
+
+def _phase_contradiction(aggregate, phase: Mapping) -> Optional[str]:
+    """How one phase's records (their aggregate) contradict the phase the JSON holds, or None."""
+    rows, ranks = int(aggregate["rows"]), phase["ranks"]
+    if rows != ranks:
+        return f"{rows} rows, where the run file says {ranks} ranks"
+    if (int(aggregate["ranks"]), int(aggregate["lowest_rank"]), int(aggregate["highest_rank"])) != (rows, 0, rows - 1):
+        return f"its rows are not ranks 0 to {rows - 1}, one each"
+    if phase.get("warmup", False) and not aggregate["all_warmup"]:
+        return "some of its rows are measured, where the phase is a warm-up"
+    if not phase.get("warmup", False) and aggregate["any_warmup"]:
+        return "some of its rows are warm-up, where the phase is measured"
+    for name in ("bytes", "transfers"):
+        if int(aggregate[name]) != phase[name]:
+            return f"its ranks moved {int(aggregate[name])} {name} in all, where the run file says {phase[name]}"
+    times = [("slowest", phase["seconds"], "seconds"), ("fastest", phase["first_done_s"], "first_done_s")]
+    if phase.get("straggler"):
+        times.insert(1, ("median", phase["straggler"]["elapsed_s"]["median"], "straggler.elapsed_s.median"))
+    for which, seconds, key in times:
+        if abs(float(aggregate[which]) - seconds) > SECONDS_ALIKE * max(abs(seconds), 1e-3):
+            return (f"its {which} rank took {float(aggregate[which]):.7g} s, where the run file says "
+                    f"{seconds:.7g} s ({key})")
+    return None

@@ -31,12 +31,15 @@ SHORT_PHASE_S = 0.05
 #   a fault, and where nothing is wrong they take well under a second;
 # - OVERRUN_DEADLINE_SHARE of the deadline: the close (and with -e the fsync) after the deadline
 #   flushes what the phase wrote before it, which grows with the deadline;
-# - OVERRUN_TRANSFERS of the rank's own mean transfer time (transfer_s over its whole transfers): the
-#   transfer under way at the deadline, with room for one twice as slow as its mean.
+# - OVERRUN_TRANSFERS of the rank's own mean transfer time (transfer_s over its whole transfers, less
+#   `stalled_s`): the transfer under way at the deadline, with room for one twice as slow as its mean.
 # A rank that ended later than that was not running for a while: its JVM was stopped (SIGSTOP, a
 # suspended job), starved or swapped out, or its file system hung. Its phase took longer than the
-# deadline says, and its rate counts the pause. A rank that moved no whole transfer gives no mean to
-# tell a pause from one slow transfer, so it is taken to be that one transfer and never overruns.
+# deadline says, and its rate counts the pause. The pause lengthened the rank's own transfers too: in
+# the first of a few it was most of their mean, and of the allowance with it. So the time in which the
+# whole JVM stood still (`stalled_s`, seen by a thread of its own; absent in older files) is taken out
+# of them first. A file system that hung stalls no JVM: hung in the first of a rank's few transfers,
+# it cannot be told from slow transfers, and the rank is taken to have run slow ones.
 OVERRUN_FLOOR_S = 1.0
 OVERRUN_DEADLINE_SHARE = 0.25
 OVERRUN_TRANSFERS = 2
@@ -82,7 +85,8 @@ def overran_deadline_s(records: Sequence[Mapping], deadline_s: Optional[float]) 
     late = []
     for record in records:
         ended = record["stonewall_s"] if record.get("stonewall_s") is not None else record["elapsed_s"]
-        mean_transfer_s = record["transfer_s"] / max(record["transfers"], 1)
+        running_s = max(record["transfer_s"] - (record.get("stalled_s") or 0.0), 0.0)
+        mean_transfer_s = running_s / max(record["transfers"], 1)
         allowed = max(OVERRUN_FLOOR_S, OVERRUN_DEADLINE_SHARE * deadline_s, OVERRUN_TRANSFERS * mean_transfer_s)
         if ended - deadline_s > allowed:
             late.append(ended - deadline_s)

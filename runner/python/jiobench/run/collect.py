@@ -58,6 +58,9 @@ class Collector:
         # it could not be written.
         self.per_rank: Optional[perrank.Stream] = None
         self.per_rank_lost: Optional[str] = None
+        # Where the per-rank file could not be written before a row of it reached the file: its
+        # records, up to a row group's, to go where the run file goes; None once more were lost.
+        self.unwritten: Optional[list[Mapping]] = []
         self.took_records = False  # this is the rank that writes the per-rank file
         self.written = False
         # A launcher gone from under the ranks has the run file written from another thread
@@ -123,6 +126,7 @@ class Collector:
         its phases are in the JSON, which finds a place of its own at the end."""
         self.took_records = True
         if self.per_rank_lost is not None:
+            self.keep_unwritten(records)
             return
         try:
             if self.per_rank is None:
@@ -130,20 +134,35 @@ class Collector:
                                                                           self.context["parameters"]["results"]))
             self.per_rank.append(records)
         except OSError as problem:
-            self.lose_per_rank(problem)
+            self.lose_per_rank(problem, records)
 
-    def lose_per_rank(self, problem: OSError) -> None:
-        """The per-rank file could not be written: what it held goes, and the user is told."""
+    def lose_per_rank(self, problem: OSError, records: Sequence[Mapping] = ()) -> None:
+        """The per-rank file could not be written (`records` the phase's that found it so): what it
+        held is kept where none of it reached the file, and the user is told."""
         why = f"cannot write the per-rank file in {self.context['parameters']['results']} ({problem.strerror or problem})"
         self.per_rank_lost = why
-        if self.per_rank is not None:
+        if self.per_rank is None:
+            self.keep_unwritten(records)  # the file was never made
+        else:
+            if self.per_rank.written_rows:
+                self.unwritten = None  # some are in a file that cannot be made whole
+            else:
+                self.keep_unwritten(self.per_rank.pending())
             self.per_rank.discard()
             self.per_rank = None
         try:
-            print(f"jiobench: error: {why}; the run file will hold the phases without the ranks' records",
+            print(f"jiobench: error: {why}; " + ("the ranks' records go where the run file goes" if self.unwritten
+                  is not None else "the run file will hold the phases without the ranks' records"),
                   file=sys.stderr, flush=True)
         except OSError:
             pass  # the output is gone; the run file's warnings say it
+
+    def keep_unwritten(self, records: Sequence[Mapping]) -> None:
+        """Keeps records no file holds yet, up to a row group's: rank 0 never holds more of them."""
+        if self.unwritten is not None and len(self.unwritten) + len(records) <= perrank.ROW_GROUP_ROWS:
+            self.unwritten += records
+        else:
+            self.unwritten = None
 
     def finish(self, incomplete: Optional[dict] = None) -> str:
         """Writes the run file (marked incomplete, with what stopped it, when given) beside the
@@ -154,9 +173,7 @@ class Collector:
             self.written = True
             whole = self.close_per_rank()
             try:
-                rows = self.per_rank.rows if whole else None
-                run = runfile.build(self.context, self.phases, incomplete, self.stopped, rows, self.why_no_per_rank())
-                path = self.write(run, whole)
+                path, run = self.write(incomplete, whole)
             finally:
                 if self.per_rank is not None:
                     self.per_rank.discard()  # published by a link or a copy, or lost with the JSON
@@ -200,20 +217,32 @@ class Collector:
                     "this run file from the phases rank 0 had passed on")
         return None
 
-    def write(self, run: dict, per_rank: Optional[str]) -> Optional[str]:
+    def build(self, incomplete: Optional[dict], per_rank: Optional[str]) -> dict:
+        rows = self.per_rank.rows if per_rank else None
+        return runfile.build(self.context, self.phases, incomplete, self.stopped, rows, self.why_no_per_rank())
+
+    def write(self, incomplete: Optional[dict], per_rank: Optional[str]) -> tuple[Optional[str], dict]:
         """Writes the run file, and the per-rank file made whole at `per_rank`, where it was asked
         for; where it cannot (the file system full or gone since the run was checked), in a new
-        directory of the temporary directory; where neither can hold it, nowhere, and
-        self.misplaced says the JSON follows on standard error. A run's measurements go somewhere,
-        and the user is told where."""
+        directory of the temporary directory, with the ranks' records that the results directory
+        could not take; where neither can hold it, nowhere, and self.misplaced says the JSON
+        follows on standard error. A run's measurements go somewhere, and the user is told where.
+        The run file's path, and the run."""
         results = self.context["parameters"]["results"]
-        try:
-            return runfile.write(run, results, per_rank)
-        except OSError as problem:
-            first = f"cannot write the run file in {results} ({problem.strerror or problem})"
+        run = self.build(incomplete, per_rank)
+        if per_rank is None and self.unwritten:
+            first = f"{self.per_rank_lost}, which the run file goes with"
+        else:
+            try:
+                return runfile.write(run, results, per_rank), run
+            except OSError as problem:
+                first = f"cannot write the run file in {results} ({problem.strerror or problem})"
         try:
             refuge = tempfile.mkdtemp(prefix="jiobench-run-file-")
             try:
+                if per_rank is None:
+                    per_rank = self.per_rank_in(refuge)
+                    run = self.build(incomplete, per_rank)
                 path = runfile.write(run, refuge, per_rank)
             except OSError:
                 shutil.rmtree(refuge, ignore_errors=True)
@@ -221,6 +250,23 @@ class Collector:
         except OSError as problem:
             self.misplaced = (f"{first}, nor in {tempfile.gettempdir()} ({problem.strerror or problem}): "
                               "its JSON follows on standard error")
-            return None
+            return None, run
         self.misplaced = f"{first}: written to {path}"
-        return path
+        return path, run
+
+    def per_rank_in(self, directory: str) -> Optional[str]:
+        """The per-rank file of the records the results directory could not take, made whole in
+        `directory`: its path, or None where none were kept or it cannot be made there either."""
+        if not self.unwritten:
+            return None
+        stream = None
+        try:
+            stream = perrank.Stream(runfile.per_rank_temporary(self.context["run_id"], directory))
+            stream.append(self.unwritten)
+            stream.close()
+        except OSError:
+            if stream is not None:
+                stream.discard()
+            return None
+        self.per_rank, self.per_rank_lost = stream, None
+        return stream.path

@@ -172,11 +172,11 @@ def check_utf8(runner_args: Sequence[str]) -> None:
 # calibrate, 1 and 8 ranks): a rank's Python launcher holds 6 to 8 (its main thread, MPI's, the
 # relays of its JVM's output, the liveness watch); its JVM 19 to 21 sized for two processors
 # (HotSpot's VM thread, compilers, G1's service, marker and refinement threads, the Java system
-# threads, the runner's own), more for more processors, as G1 starts workers while its heap
+# threads, the runner's own; one more since, the watch of the JVM's stalls), more for more processors, as G1 starts workers while its heap
 # grows: 24 to 33 for 16 processors, where HotSpot allows 13 workers (ParallelGCThreads), which
 # the estimate counts in full. mpirun, its helpers, jiobench run and its guardian hold 10.
 LAUNCHER_THREADS = 8
-JVM_THREADS_AT_TWO_PROCESSORS = 21
+JVM_THREADS_AT_TWO_PROCESSORS = 22
 NODE_THREADS = 16
 # Capabilities that exempt a process from the per-user process limit (capability(7): 21 is
 # CAP_SYS_ADMIN, 24 CAP_SYS_RESOURCE), as they exempt root.
