@@ -1,15 +1,17 @@
 """Prints, from run files of one experiment through several launch paths (or on several JVMs, file
-systems or stripe counts), each approach's median MiB/s per launch path, over the measured phases of all that
+systems, stripe counts or builds), each approach's median MiB/s per launch path, over the measured phases of all that
 path's runs (pooled by `jiobench.model.reduce.summarize`, as the report pools runs), and its ratio to
 the first path's with the ratio's 95% interval and verdict over the same pooled phases
 (bench/ratios.py); one table per rank count and view. Calibrate gets no ratio: its medians are the
 rate it was told, which is the check.
 
-    python bench/launchers.py [--by launcher|jvm|filesystem|stripes] RUN.json...   (the first run's is the reference)
+    python bench/launchers.py [--by launcher|jvm|filesystem|stripes|results] RUN.json...
+                                                                  (the first run's is the reference)
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from jiobench.model import reduce
@@ -17,11 +19,13 @@ from jiobench.model.text import ratio_text
 from ratios import aligned, environment_line, load_runs, measured_reps, ratio, readable, view
 
 # What tells the runs of one experiment apart: the launch path, the JVM's version, the file
-# system, or how many objects a stripe of the file spans (CephFS's layout, as the run read it back).
+# system, how many objects a stripe of the file spans (CephFS's layout, as the run read it back),
+# or the directory the run file went to (bench/builds.sh gives each build's runs their own).
 GROUPS = {"launcher": lambda run: run["environment"]["launcher"],
           "jvm": lambda run: run["environment"]["jvm"]["version"],
           "filesystem": lambda run: run["environment"]["filesystem"]["type"],
-          "stripes": lambda run: f"{stripe_count(run)} stripes"}
+          "stripes": lambda run: f"{stripe_count(run)} stripes",
+          "results": lambda run: os.path.basename(os.path.normpath(run["parameters"]["results"]))}
 
 
 def stripe_count(run: dict) -> int:
