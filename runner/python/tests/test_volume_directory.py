@@ -5,8 +5,11 @@ what it would replace. No daemon starts: each refusal comes before any. The othe
 directory is refused too, with its volume running (test_ceph_volume.py, test_gluster_volume.py)."""
 from __future__ import annotations
 
+import shutil
 import subprocess
+import tempfile
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -27,14 +30,17 @@ def tree(directory: Path) -> dict[str, bytes | None]:
 
 
 @pytest.fixture
-def users_directory(tmp_path) -> Path:
-    """A directory of the user's own whose names are those the scripts make there."""
-    directory = tmp_path / "mine"
+def users_directory() -> Iterator[Path]:
+    """A directory of the user's own whose names are those the scripts make there; in the temporary
+    directory itself, as the CephFS script takes a DIR short enough for Ceph's admin sockets (the
+    test's own, under pytest-xdist's worker, is not)."""
+    directory = Path(tempfile.mkdtemp(prefix="jiobench-mine-"))
     for name in ("run", "osd", "mon", "pids", "state", "bricks"):
         (directory / name).mkdir(parents=True)
         (directory / name / "notes.txt").write_text(f"the user's own {name}\n")
     (directory / "ceph.conf").write_text("[global]\n")
-    return directory
+    yield directory
+    shutil.rmtree(directory)
 
 
 @pytest.mark.parametrize("name, action, outcome", [
