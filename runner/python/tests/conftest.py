@@ -91,6 +91,22 @@ def ended(done: subprocess.CompletedProcess) -> str:
     return f"exit code {done.returncode}\n--- stdout\n{done.stdout}\n--- stderr\n{done.stderr}"
 
 
+# A run whose rank's launcher a test kills: six phases of about 2 s of data-stream, so that the kill,
+# after the first, lands inside the run however busy the machine (kill the rank after its last
+# round, and the run's end is a silent wait of its own, which issue 47 closes).
+KILLED_LAUNCHER_RUN = ["-a", "data-stream", "-b", "16MiB", "-t", "1MiB", "-D", "2", "-i", "3", "--warmup", "0"]
+KILLED_LAUNCHER_AFTER = "data-stream            write fork 1 rep 0"
+
+
+def phases_kept_after_a_lost_rank(said: str, rank: int, host: str) -> int:
+    """The phases the survivors kept, by the line that names the lost rank, wherever in the run it went."""
+    line = re.search(rf"jiobench: rank {rank} on {re.escape(host)} stopped answering for 10 s (during|after) "
+                     r"data-stream (write|read) fork 1 rep \d \(a node lost, or its launcher killed\); the run file "
+                     r"keeps the (\d) phases? completed before", said)
+    assert line, said
+    return int(line.group(3))
+
+
 def plans_of_most_of_the_memory() -> list[str]:
     """`jiobench run` options whose every rank plans 55% of the memory this machine has
     available: tiny transfers make a plan of many offsets (36 bytes each), and -Xmx lets the

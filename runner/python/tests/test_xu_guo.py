@@ -72,6 +72,9 @@ def test_each_approach_writes_into_an_emptied_file_of_the_runs_own_and_never_int
     first, last = run.file["phases"]
     assert first["bytes"] == 4 << 20 and last["stonewalled"], run.file["phases"]
     assert target.stat().st_size == last["bytes"], "the file holds what the last approach wrote, nothing before it"
+    before = target.stat().st_size
     again = jiobench(*args, "--overwrite", ranks=1)
     assert again.code == 0, again
-    assert target.stat().st_size == 4 << 20, "a file the run did not create keeps every byte"
+    # c-stdio writes from the start again, as far as the deadline lets it on a busy machine.
+    written = again.file["phases"][0]["bytes"]
+    assert target.stat().st_size == max(before, written), "a file the run did not create is never emptied"
