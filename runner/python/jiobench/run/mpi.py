@@ -6,6 +6,7 @@ and uses only flags that exist there.
 """
 from __future__ import annotations
 
+import ctypes
 import os
 import re
 import subprocess
@@ -21,6 +22,10 @@ RANK_OVERHEAD_BYTES = 100 << 20
 # what happened in its own words; these say nothing to the user, and are not passed on.
 NOISE = re.compile(rb"^(\[[^\]]*\] PMIX ERROR: BAD-PARAM in file \S*pmix_event_notification\.c at line \d+"
                    rb"|\S*mpirun: Forwarding signal \d+ to job)\s*$")
+
+
+# The PMIx client library, by the name Open MPI (Debian's, and PyPI's wheels) loads it.
+PMIX_LIBRARY = "libpmix.so.2"
 
 
 @dataclass(frozen=True)
@@ -117,3 +122,18 @@ def launch_prefix(program: str, mpi: Mpi, ranks: int, extra: list[str]) -> list[
     # same (MPICH 5.0.2), and the option only adds a SIGUSR1 to the survivors, which they would take
     # for a stop (jiobench.run.keeper).
     return [program, "-n", str(ranks), *extra]
+
+
+def await_every_rank_started() -> None:
+    """Returns once every rank is past MPI_Init, through a fence of the process manager's own (PMIx's),
+    where this process's MPI loaded its library: a message that reaches a rank still inside MPI_Init
+    kills it (Open MPI 4.1 hands it to a handler its PML registers later in MPI_Init: SIGSEGV at address
+    0), and under srun --mpi=pmix (Slurm 22.05.8, PMIx 4.2.2) MPI_Init's own fences have let ranks out
+    before others had got that far (bench/srun_first_message.sh). Where the fence fails, the ranks go
+    on, as MPI_Init goes on from its own; an MPI without PMIx's library (MPICH's Hydra) goes on at once."""
+    try:
+        pmix = ctypes.CDLL(PMIX_LIBRARY, mode=os.RTLD_NOLOAD)
+    except OSError:
+        return
+    # PMIx_Fence(procs, nprocs, info, ninfo): no procs is every process of this one's job.
+    pmix.PMIx_Fence(None, ctypes.c_size_t(0), None, ctypes.c_size_t(0))

@@ -509,8 +509,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     crash_reports = new_directory()
     keeper = Keeper(holds_output(request), crash_reports)
     if comm.Get_rank() == 0:
-        # While the other ranks wait in the first collective, before any listens for its heartbeats.
+        # While the other ranks wait for it to start, before any listens for its heartbeats.
         load_writer_libraries()
+    mpi.await_every_rank_started()
     ranks = MpiRanks(comm, request, keeper, crash_reports)
     if ranks.rank == 0:
         say(wire.ALL_UP_MARKER)
