@@ -149,6 +149,22 @@ def processes_naming(directory: Path) -> list[int]:
     return found
 
 
+def rank_launcher(directory: Path, rank: int) -> int:
+    """The launcher (python -m jiobench.run.rank) of one rank of the run whose command line names the
+    directory, by the rank its MPI launcher (mpirun, mpiexec or srun) gave it in its environment."""
+    names = [f"{variable}={rank}".encode() for variable in ("OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID")]
+    for entry in Path("/proc").iterdir():
+        try:
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+            environment = (entry / "environ").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if command[1:3] == [b"-m", b"jiobench.run.rank"] and str(directory).encode() in command[3] \
+                and any(name in environment for name in names):
+            return int(entry.name)
+    pytest.fail(f"no launcher of rank {rank}")
+
+
 def mounted_type(mount: Path) -> Optional[str]:
     """The type the mount table gives the mount at exactly that path; None where nothing is mounted."""
     for line in Path("/proc/mounts").read_text().splitlines():

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOME, KILLED_LAUNCHER_AFTER, KILLED_LAUNCHER_RUN, phases_kept_after_a_lost_rank
+from conftest import HOME, KILLED_LAUNCHER_AFTER, KILLED_LAUNCHER_RUN, phases_kept_after_a_lost_rank, rank_launcher
 
 pytestmark = pytest.mark.runs
 
@@ -76,21 +76,6 @@ def test_an_mpi4py_of_another_mpi_is_refused_before_any_rank_starts(tmp_path):
     assert done.stderr.strip().splitlines() == [
         "jiobench: error: mpirun is Open MPI 4.1.4 but mpi4py uses MPICH 5.0.2: the ranks would not find each other; "
         "put the MPICH 5.0.2 launcher first on PATH or install mpi4py for the other"], done.stderr
-
-
-def rank_launcher(directory: Path, rank: int) -> int:
-    """The launcher (python -m jiobench.run.rank) of one rank of the run whose command line names the directory."""
-    names = [f"{variable}={rank}".encode() for variable in ("OMPI_COMM_WORLD_RANK", "PMI_RANK")]
-    for entry in Path("/proc").iterdir():
-        try:
-            command = (entry / "cmdline").read_bytes().split(b"\0")
-            environment = (entry / "environ").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if command[1:3] == [b"-m", b"jiobench.run.rank"] and str(directory).encode() in command[3] \
-                and any(name in environment for name in names):
-            return int(entry.name)
-    pytest.fail(f"no launcher of rank {rank}")
 
 
 @pytest.mark.parametrize("mpi", ["open-mpi-5", "mpich"])

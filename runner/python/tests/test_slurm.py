@@ -12,20 +12,33 @@ from pathlib import Path
 import pytest
 
 from conftest import (HOME, JIOBENCH, KILLED_LAUNCHER_AFTER, KILLED_LAUNCHER_RUN, job_state, phases_kept_after_a_lost_rank,
-                      wait_for_job)
+                      rank_launcher, wait_for_job)
 
 ACCOUNT = "proj42"  # no accounting database: Slurm takes any account and tells the job its name
 
 
-def submit_and_wait(env, tmp_path, script: str, ranks: int, timeout: float = 120) -> tuple[str, str, str]:
+def submit(env, tmp_path, script: str, ranks: int) -> tuple[str, Path]:
+    """The batch job of `script` on `ranks` tasks, submitted: its job id and the file of its output."""
     batch = tmp_path / "job.sh"
     batch.write_text("#!/bin/bash\n" + script + "\n")
     batch.chmod(0o755)
     output = tmp_path / "job.out"
     submitted = subprocess.run(["sbatch", "--parsable", "-A", ACCOUNT, "-n", str(ranks), "-o", str(output),
                                 str(batch)], capture_output=True, text=True, env=env, check=True)
-    job_id = submitted.stdout.strip().split(";")[0]
+    return submitted.stdout.strip().split(";")[0], output
+
+
+def submit_and_wait(env, tmp_path, script: str, ranks: int, timeout: float = 120) -> tuple[str, str, str]:
+    job_id, output = submit(env, tmp_path, script, ranks)
     return wait_for_job(env, job_id, timeout), output.read_text(), job_id
+
+
+def wait_for_line(env, job_id: str, output: Path, line: str) -> None:
+    """Until the job's output holds `line`, while the job is waiting or running."""
+    deadline = time.monotonic() + 120
+    while line not in (said := output.read_text() if output.exists() else ""):
+        assert time.monotonic() < deadline and job_state(env, job_id) in ("PENDING", "RUNNING"), said
+        time.sleep(0.2)
 
 
 @pytest.mark.parametrize("launcher", ["srun", "mpirun"])
@@ -58,17 +71,9 @@ def test_a_user_mistake_under_srun_fails_the_job_with_one_line(slurm, tmp_path):
 def test_scancel_keeps_the_phases_completed_before(slurm, tmp_path, launcher):
     """Slurm's SIGTERM reaches the batch script, jiobench run and every rank (a time limit sends
     the same): the run ends its phase, writes what it completed and removes its file."""
-    batch = tmp_path / "job.sh"
-    batch.write_text(f"#!/bin/bash\nexec {JIOBENCH} run --launcher {launcher} -n 2 -- -a raw-bytes,data-stream -b 16MiB "
-                     f"-t 1MiB -i 1 -o {tmp_path}/f.dat --results {tmp_path}/results\n")
-    batch.chmod(0o755)
-    output = tmp_path / "job.out"
-    job_id = subprocess.run(["sbatch", "--parsable", "-n", "2", "-o", str(output), str(batch)], capture_output=True,
-                            text=True, env=slurm, check=True).stdout.strip().split(";")[0]
-    deadline = time.monotonic() + 120
-    while "raw-bytes              read  fork 1 rep 1" not in (output.read_text() if output.exists() else ""):
-        assert time.monotonic() < deadline and job_state(slurm, job_id) in ("PENDING", "RUNNING"), output.read_text()
-        time.sleep(0.2)
+    job_id, output = submit(slurm, tmp_path, f"exec {JIOBENCH} run --launcher {launcher} -n 2 -- -a raw-bytes,data-stream "
+                            f"-b 16MiB -t 1MiB -i 1 -o {tmp_path}/f.dat --results {tmp_path}/results", ranks=2)
+    wait_for_line(slurm, job_id, output, "raw-bytes              read  fork 1 rep 1")
     time.sleep(2)  # data-stream's JVMs are in their first phase
     subprocess.run(["scancel", job_id], env=slurm, check=True)
     assert wait_for_job(slurm, job_id, timeout=60) == "CANCELLED"
@@ -117,35 +122,13 @@ def test_the_template_runs_as_a_user_edits_it_by_hand(slurm, tmp_path):
     assert not (tmp_path / "jiobench.dat").exists(), "the run removes the file it created"
 
 
-def rank_launcher(directory: Path, rank: int) -> int:
-    """The launcher (python -m jiobench.run.rank) of one rank of the run whose command line names the directory."""
-    for entry in Path("/proc").iterdir():
-        try:
-            command = (entry / "cmdline").read_bytes().split(b"\0")
-            environment = (entry / "environ").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if command[:3] and command[1:3] == [b"-m", b"jiobench.run.rank"] and str(directory).encode() in command[3] \
-                and f"SLURM_PROCID={rank}".encode() in environment:
-            return int(entry.name)
-    pytest.fail(f"no launcher of rank {rank}")
-
-
 def test_a_killed_rank_launcher_leaves_the_others_to_end_the_run_under_srun(slurm, tmp_path):
     """kill -9 of a rank's launcher: Slurm's PMIx plugin cancels the step on the PMIx connection it
     loses, unless the rank's keeper holds it; the other rank then finds it silent, writes the run file
     and removes the test file."""
-    batch = tmp_path / "job.sh"
-    batch.write_text(f"#!/bin/bash\nexec {JIOBENCH} run --launcher srun -n 2 -- {' '.join(KILLED_LAUNCHER_RUN)} "
-                     f"-o {tmp_path}/f.dat --results {tmp_path}/results\n")
-    batch.chmod(0o755)
-    output = tmp_path / "job.out"
-    job_id = subprocess.run(["sbatch", "--parsable", "-n", "2", "-o", str(output), str(batch)], capture_output=True,
-                            text=True, env=slurm, check=True).stdout.strip().split(";")[0]
-    deadline = time.monotonic() + 120
-    while KILLED_LAUNCHER_AFTER not in (output.read_text() if output.exists() else ""):
-        assert time.monotonic() < deadline and job_state(slurm, job_id) in ("PENDING", "RUNNING"), output.read_text()
-        time.sleep(0.2)
+    job_id, output = submit(slurm, tmp_path, f"exec {JIOBENCH} run --launcher srun -n 2 -- {' '.join(KILLED_LAUNCHER_RUN)} "
+                            f"-o {tmp_path}/f.dat --results {tmp_path}/results", ranks=2)
+    wait_for_line(slurm, job_id, output, KILLED_LAUNCHER_AFTER)
     os.kill(rank_launcher(tmp_path, 1), signal.SIGKILL)
     assert wait_for_job(slurm, job_id, timeout=60) == "FAILED"
     text = output.read_text()
