@@ -18,14 +18,16 @@ PACKAGES = {"jiobench": HOME / "runner" / "python" / "jiobench",
             "jiobench_sweep": HOME / "slurm" / "jiobench_sweep",
             "jiobench_analysis": HOME / "analysis" / "jiobench_analysis"}
 # What of jiobench each part may import besides itself: every import points down, to the result
-# model at the bottom. The leaves beside it (paths, errors, the table of launch paths) import nothing;
-# the runner's vocabulary, which the verbs that start the runner read, imports only paths and errors.
+# model at the bottom. The leaves beside it (paths, exit codes, the table of launch paths) import
+# nothing; errors (a mistake's one line) imports the exit codes; the runner's vocabulary, which the
+# verbs that start the runner read, imports only paths and errors.
 MODEL = "jiobench.model"
-LEAVES = ("jiobench.paths", "jiobench.errors", "jiobench.launchpaths")
+LEAVES = ("jiobench.paths", "jiobench.exitcode", "jiobench.errors", "jiobench.launchpaths")
 VOCABULARY = "jiobench.vocabulary"
 ALLOWED = {
     MODEL: (),
     **{leaf: () for leaf in LEAVES},
+    "jiobench.errors": ("jiobench.exitcode",),
     VOCABULARY: ("jiobench.paths", "jiobench.errors"),
     "jiobench.run": (MODEL, *LEAVES, VOCABULARY),
     "jiobench_sweep": (MODEL, *LEAVES, VOCABULARY),

@@ -4,14 +4,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-USAGE_EXIT = 2
+from .exitcode import ExitCode
 
 
 class UsageError(Exception):
     """A mistake in the command, or in what it names: said in one line, exit code 2."""
 
 
-def error(message: str, code: int = USAGE_EXIT) -> int:
+def error(message: str, code: int = ExitCode.MISTAKE) -> int:
     """Says one line on standard error; returns the exit code to end with."""
     print(f"jiobench: error: {message}", file=sys.stderr)
     return code
@@ -22,4 +22,4 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str):
         print(f"jiobench: error: {message} (see 'jiobench {self.prog.split()[-1]} --help')", file=sys.stderr)
-        sys.exit(USAGE_EXIT)
+        sys.exit(ExitCode.MISTAKE)

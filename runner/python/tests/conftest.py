@@ -54,6 +54,14 @@ class Run:
         return ended(self.completed)
 
 
+def wait_until_dead(pid: int, timeout: float = 10) -> None:
+    """Until a process killed is gone (or a zombie): what it was doing has ended."""
+    deadline = time.monotonic() + timeout
+    while processes.alive(pid):
+        assert time.monotonic() < deadline, f"process {pid} still runs {timeout} s after it was killed"
+        time.sleep(0.01)
+
+
 def run_bounded(command: list, timeout: float, **popen) -> subprocess.CompletedProcess:
     """subprocess.run with a timeout that ends the whole run: `jiobench run` is stopped as a user
     would stop it, so its launcher and ranks (in a session of their own, which killing it alone

@@ -117,6 +117,7 @@ class ScriptedTransport:
         self.deadline: Optional[StartDeadline] = None
         self.tended: list[Callable[[], None]] = []  # the work done while the other ranks were answered
         self.tasks: list[str] = []  # each task as the driver passed it on
+        self.stop_said = 0  # how often the driver said it had said why the run stopped
 
     def mpi(self) -> dict:
         return {"library": "scripted", "standard": "none"}
@@ -126,6 +127,9 @@ class ScriptedTransport:
 
     def stop(self, signal_name: str) -> None:
         self.stops.append(signal_name)
+
+    def said_stop(self) -> None:
+        self.stop_said += 1
 
     def tending(self, work: Callable[[], None]) -> None:
         self.tended.append(work)
@@ -241,16 +245,17 @@ def test_a_stop_keeps_the_phases_completed_before_and_exits_128_and_the_signal(s
     assert transport.stops == ["SIGTERM"], "the stop is passed on to the JVMs"
     assert capsys.readouterr().err.splitlines() == [
         f"jiobench: stopped by SIGTERM during {phase}; the run file keeps the 3 phases completed before"]
+    assert transport.stop_said == 1, "jiobench run is told that the stop was said"
     run = scripted.run_file()
     assert run["incomplete"]["reason"] == "stopped" and run["incomplete"]["signal"] == "SIGTERM"
     assert len(run["phases"]) == 3 and not scripted.test_file.exists()
 
 
 def test_a_stop_before_the_first_phase_writes_no_run_file(scripted, capsys):
-    code, _ = scripted.drive(lambda _: signal.raise_signal(signal.SIGINT),
-                             Ended(collect.stop("SIGINT", "stopped by SIGINT"), created=scripted.created))
+    code, transport = scripted.drive(lambda _: signal.raise_signal(signal.SIGINT),
+                                     Ended(collect.stop("SIGINT", "stopped by SIGINT"), created=scripted.created))
     out, err = capsys.readouterr()
-    assert (code, out) == (128 + signal.SIGINT, "")
+    assert (code, out, transport.stop_said) == (128 + signal.SIGINT, "", 1)
     assert err.splitlines() == ["jiobench: stopped by SIGINT before any phase; no run file was written"]
     assert not scripted.results.exists() and not scripted.test_file.exists()
 

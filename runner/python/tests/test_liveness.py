@@ -15,7 +15,7 @@ import pytest
 
 # No MPI in this process (Open MPI would start a daemon for it): only its constants are used.
 mpi4py.rc.initialize = False
-from jiobench.run.liveness import BEAT, FAILED, Liveness, Lost, survivor_writing  # noqa: E402
+from jiobench.run.liveness import Liveness, Lost, Tag, survivor_writing  # noqa: E402
 from jiobench.run.placement import Placement  # noqa: E402
 from jiobench.run.rank import MpiRanks  # noqa: E402
 
@@ -226,9 +226,9 @@ def test_rank_0_hears_a_beat_a_node_not_a_beat_a_rank():
     ranks = Ranks([f"n{node}" for node in range(8) for _ in range(8)])
     seconds = 10
     ranks.run(seconds)
-    beats = {rank: ranks.network.received[rank, BEAT] / seconds for rank in range(64)}
+    beats = {rank: ranks.network.received[rank, Tag.BEAT] / seconds for rank in range(64)}
     assert beats == {rank: 14 if rank == 0 else 8 if rank % 8 == 0 else 1 for rank in range(64)}
-    assert {rank: ranks.network.sent[rank, BEAT] / seconds for rank in range(64)} == beats
+    assert {rank: ranks.network.sent[rank, Tag.BEAT] / seconds for rank in range(64)} == beats
 
 
 def test_a_failure_costs_its_rank_a_message_a_node_and_every_other_rank_one():
@@ -236,8 +236,8 @@ def test_a_failure_costs_its_rank_a_message_a_node_and_every_other_rank_one():
     ranks.run(2)
     ranks.ranks[9].announce_failure()
     ranks.run(0.5)
-    assert ranks.network.sent[9, FAILED] == 8
-    assert {rank: ranks.network.received[rank, FAILED] for rank in range(64)} == \
+    assert ranks.network.sent[9, Tag.FAILED] == 8
+    assert {rank: ranks.network.received[rank, Tag.FAILED] for rank in range(64)} == \
            {rank: 0 if rank == 9 else 1 for rank in range(64)}
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOME, JIOBENCH, Run, assert_at_calibrated_rate, not_of_the_heap, per_rank
+from conftest import HOME, JIOBENCH, Run, assert_at_calibrated_rate, not_of_the_heap, per_rank, wait_until_dead
 from jiobench.model import reduce, runfile
 from jiobench.run import collect, mpj, mpj_daemon, mpj_install, mpj_job, wire
 from jiobench.run.request import RunRequest
@@ -324,6 +324,35 @@ def test_a_killed_niodev_rank_is_named_and_ends_the_job_leaving_no_jvm_nor_daemo
     assert f"rank 2's JVM (pid {ranks[2]}) ended in the middle of the run" in err, err
     assert "rank 0's" not in err and "rank 1's" not in err, err
     assert not [pid for pid in [*processes, *daemons] if alive(pid)], (processes, daemons)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_stop_that_comes_as_a_rank_fails_ends_the_run_as_the_failure_does(tmp_path, device):
+    """A rank's JVM killed and `jiobench run` stopped once it is gone, before the run has seen
+    it: the failure says more than the stop, with the code the mpi4py launchers give the same
+    race (test_faults)."""
+    skip_where_a_daemon_runs()
+    target = tmp_path / "f.dat"
+    job = start_mpj(tmp_path, device, "-a", "calibrate", "-b", "64MiB", "-t", "1MiB", "--calibrate-rate", "16MiB",
+                    "-i", "3", "-o", str(target), ranks=3)
+    try:
+        wait_for_line(job, f"jiobench: 3 ranks via mpj-{device}")
+        processes = processes_mentioning(str(target))
+        # A rank's JVM: under niodev each rank's, under multicore the one the starter started.
+        victim = max(pid for pid in processes if parent_of(pid) in processes or mpj_daemon.wrapped_rank(
+            processes[pid].split()) is not None)
+        os.kill(victim, signal.SIGKILL)
+        wait_until_dead(victim)
+        job.send_signal(signal.SIGTERM)
+        out, err = job.communicate(timeout=60)
+    finally:
+        if job.poll() is None:
+            os.killpg(job.pid, signal.SIGKILL)
+    assert job.returncode == 1, (out, err)
+    assert f"(pid {victim}) ended in the middle of the run" in err, err
+    (path,) = (tmp_path / "results").glob("*.json")
+    assert json.loads(path.read_text())["incomplete"]["reason"] == "failed"
+    assert not [pid for pid in processes if alive(pid)], processes
 
 
 @pytest.mark.parametrize("rank_1_dead, cause", [

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from jiobench.run import wire
 from jiobench.run.placement import Placement
 
 NODE_BY_NODE = ["n1", "n1", "n1", "n2", "n2", "n3"]
@@ -25,8 +26,8 @@ def test_a_placement_answers_as_the_list_of_every_ranks_host_would(hosts):
 
 
 def test_ranks_placed_node_by_node_take_one_run_a_node():
-    assert Placement.of_hosts(NODE_BY_NODE).encoded_runs() == "0*3.1*2.2"
-    assert Placement.of_hosts(ROUND_ROBIN).encoded_runs() == "0.1.0.1"
+    assert wire.host_runs(Placement.of_hosts(NODE_BY_NODE).runs) == "0*3.1*2.2"
+    assert wire.host_runs(Placement.of_hosts(ROUND_ROBIN).runs) == "0.1.0.1"
     thousands = Placement.of_hosts([f"node{rank // 128}" for rank in range(10_000)])
     assert len(thousands.runs) == len(thousands.names) == 79
     assert thousands.leader_of(9_999) == 9_984 and thousands[9_999] == "node78"

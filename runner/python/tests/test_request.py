@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import HOME, JIOBENCH
-from jiobench.run import appcds, crashreports, request
+from jiobench.run import appcds, crashreports, request, wire
 from jiobench.run.request import RunRequest
 
 JAR = HOME / "runner" / "target" / "jiobench-runner.jar"
@@ -28,7 +28,7 @@ def asked(jvm_args=(), jvm_cpus=request.AUTO, java="java", jar="/nowhere/jiobenc
 
 def own(command: list[str]) -> list[str]:
     """jiobench's options in a JVM command, as the runner takes them apart (Environment.ownOptions)."""
-    counted = [arg for arg in command if arg.startswith(f"-D{request.OWN_OPTIONS_PROPERTY}=")]
+    counted = [arg for arg in command if arg.startswith(f"-D{wire.OWN_OPTIONS_PROPERTY}=")]
     if not counted:
         return []
     at = command.index(counted[0])

@@ -3,17 +3,18 @@ cannot go on, and the one byte count each JVM hears of a phase."""
 from __future__ import annotations
 
 from jiobench.run.endings import complaints, named
-from jiobench.run.rounds import FAILED, GO, NOT_READY, STOPPED, answers_of, start_failure, worst_ending
+from jiobench.exitcode import ExitCode
+from jiobench.run.rounds import RankState, answers_of, start_failure, worst_ending
 from jiobench.run.transport import NotStarted, StartLate
 
 
 def test_a_failure_says_more_than_the_stops_around_it_and_the_first_rank_speaks():
-    states = [(GO, None), (STOPPED, {"signal": "SIGTERM", "phase": "p"}),
-              (FAILED, {"phase": "p", "when": "during", "message": "disk full"}),
-              (FAILED, {"phase": "p", "when": "during", "message": "also"})]
+    states = [(RankState.GO, None), (RankState.STOPPED, {"signal": "SIGTERM", "phase": "p"}),
+              (RankState.FAILED, {"phase": "p", "when": "during", "message": "disk full"}),
+              (RankState.FAILED, {"phase": "p", "when": "during", "message": "also"})]
     ending = worst_ending(states)
     assert (ending["reason"], ending["rank"], ending["message"]) == ("failed", 2, "disk full")
-    stopped = worst_ending(states[:2] + [(STOPPED, {"signal": "SIGINT", "phase": None})])
+    stopped = worst_ending(states[:2] + [(RankState.STOPPED, {"signal": "SIGINT", "phase": None})])
     assert (stopped["reason"], stopped["signal"], stopped["rank"]) == ("stopped", "SIGTERM", 1)
 
 
@@ -39,5 +40,5 @@ def test_jvms_that_did_not_start_are_one_event_whose_code_is_the_worst():
     assert start_failure(outcomes, ["a", "a", "b"]) == NotStarted(
         exit=2, messages=["rank 1: -b 1MiB is not a multiple of -t 3MiB", "rank 2: exited with code 1"])
     assert start_failure([(0, ""), (2, "refused")], ["a", "a"]) == NotStarted(exit=2, messages=["refused"], rank=1)
-    late = start_failure([(0, ""), (NOT_READY, "waiting for a lock")], ["a", "b"])
+    late = start_failure([(0, ""), (ExitCode.LATE, "waiting for a lock")], ["a", "b"])
     assert isinstance(late, StartLate) and late.rank == 1 and late.printed == "waiting for a lock", late

@@ -64,9 +64,20 @@ class _PandasUnseen(importlib.abc.MetaPathFinder):
         return None
 
 
-def _table(records: Sequence[Mapping]):
-    """The records as an Arrow table of the file's columns; keys beyond them are left out."""
+# What a rank's launcher adds to its records that goes to the run file's phases, not to this file.
+KEPT_IN_THE_PHASES = ("began_at", "ended_at")
+
+
+def table(records: Sequence[Mapping], *, strict: bool = True):
+    """The records as an Arrow table of the file's columns. A field it does not know is an error
+    (`strict`: a field added to the runner's records and not here would be lost without a word);
+    an earlier run's records, read back, may hold fields since dropped, which are left out."""
     import pyarrow as pa
+
+    if strict:
+        unknown = {key for record in records for key in record} - set(NAMES) - set(KEPT_IN_THE_PHASES)
+        if unknown:
+            raise KeyError(f"fields the per-rank file does not know: {', '.join(sorted(unknown))}")
 
     unseen = None if "pandas" in sys.modules else _PandasUnseen()
     if unseen:
@@ -113,8 +124,8 @@ class Stream:
 
     def _flush(self) -> None:
         if self._pending_rows:
-            table = _table(self.pending())
-            self._writer.write_table(table, row_group_size=len(table))
+            rows = table(self.pending())
+            self._writer.write_table(rows, row_group_size=len(rows))
             self.written_rows += self._pending_rows
             self._pending, self._pending_rows = [], 0
 
@@ -170,8 +181,8 @@ def frame(run_path: Union[str, Path], run: Optional[dict] = None, columns: Optio
     if run is None:
         run = json.loads(run_path.read_text(encoding="utf-8"))
     if "per_rank" in run:
-        table = _table([{**EARLIER_DEFAULTS, **record} for record in run["per_rank"]])
-        return (table.select(list(columns)) if columns else table).to_pandas()
+        rows = table([{**EARLIER_DEFAULTS, **record} for record in run["per_rank"]], strict=False)
+        return (rows.select(list(columns)) if columns else rows).to_pandas()
     if run.get("per_rank_file") is None:
         return None
     import pyarrow.parquet as pq

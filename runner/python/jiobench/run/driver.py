@@ -22,9 +22,10 @@ import time
 from collections import Counter
 from typing import Iterable, Optional
 
+from ..exitcode import ExitCode
 from ..model import perrank, repetitions, runfile, stats
 from . import collect, runfiles, wire
-from .endings import FAILED, named, run_exit_code, stopped_line
+from .endings import named, run_exit_code, stopped_line
 from .launching import files_to_empty, fork_tasks, run_environment, slurm_environment
 from .mpi import RANK_OVERHEAD_BYTES
 from .processes import PASSED_ON_STOP, STOP_NOTE_VARIABLE, STOP_SIGNALS
@@ -231,7 +232,7 @@ class Driver:
                     self.note_created(event.created)
                     line = deadline.missed(event.ranks, event.what) + (
                         f"; its JVM printed: {event.printed}" if event.printed else "")
-                    self.not_started(FAILED, [line], event.rank, task, label, [line])
+                    self.not_started(ExitCode.FAILED, [line], event.rank, task, label, [line])
                     return 0
                 case PhaseRecords() if self.collector is not None:
                     reply = self.collector.phase(event.records)
@@ -360,6 +361,7 @@ class Driver:
                           flush=True)
                 elif self.stop_signal is not None:
                     print(stopped_line(self.stop_signal, phases_kept=False), file=sys.stderr, flush=True)
+                    self.transport.said_stop()
             return self.exit_code(self.refused or 0)
         self.tasks = iter(fork_tasks(self.parameters))
         while self.ending is None:
@@ -374,7 +376,7 @@ class Driver:
             for text in self.problems:
                 print(f"jiobench: error: {text}", file=sys.stderr)
             if self.collector.misplaced:
-                code = max(code, 1)
+                code = max(code, ExitCode.FAILED)
         # After the run file: nothing measured waits on a file system that may have stopped answering.
         self.remove_created()
         return self.exit_code(code)
@@ -395,6 +397,8 @@ class Driver:
                 "rank": self.transport.writes_as,
                 "peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}  # KiB on Linux
             self.collector.finish(ending)
+            if ending is not None and ending["reason"] == "stopped":
+                self.transport.said_stop()
 
     def abandon(self, message: str) -> None:
         """The run cannot go on (its launcher is gone): what it measured stays, what it created goes."""

@@ -1,31 +1,31 @@
-"""How a run ends, whichever way its ranks start: its exit code, decided here alone, and what is said
-of a run stopped before its run file.
+"""How a run ends, whichever way its ranks start: its exit code, decided here alone
+(`run_exit_code`), and what is said of a run stopped before its run file.
 
 `jiobench run`'s supervisor of mpirun, the driver (on every mpi4py rank, or for every MPJ Express
-rank) and the runner's JVMs (Main.java, through Wire.java) follow one rule: 0 done, 1 failed,
-2 a user's mistake, 128 + the signal that stopped it.
+rank) and the runner's JVMs (Main.java, through ExitCode.java) follow one rule
+(jiobench.exitcode): 0 done, 1 failed, 2 a user's mistake, 128 + the signal that stopped it; and a
+failure says more than the stop it may have caused, whichever came first.
 """
 from __future__ import annotations
 
 import signal
 from typing import Optional, Sequence
 
+from ..exitcode import SIGNALLED, ExitCode
 from .processes import PASSED_ON_STOP
-
-DONE, FAILED, MISTAKE = 0, 1, 2
 
 
 def signal_exit_code(name: str) -> int:
     """128 + the signal; SIGUSR1 is how `jiobench run` passes on a SIGTERM."""
-    return 128 + (signal.SIGTERM if name == PASSED_ON_STOP.name else signal.Signals[name])
+    return SIGNALLED + (signal.SIGTERM if name == PASSED_ON_STOP.name else signal.Signals[name])
 
 
-def run_exit_code(code: int = DONE, *, failed: bool = False, stop_signal: Optional[str] = None) -> int:
+def run_exit_code(code: int = ExitCode.DONE, *, failed: bool = False, stop_signal: Optional[str] = None) -> int:
     """The run's exit code: 1 when it failed (a failure says more than the stop it may have
-    caused), else 128 + the signal that stopped it, else the code its JVMs ended with (a process
-    killed by a signal, as Popen gives it: 128 + that signal)."""
+    caused), else 128 + the signal that stopped it, else the code its JVMs or its launcher ended
+    with (a process killed by a signal, as Popen gives it: 128 + that signal)."""
     if failed:
-        return FAILED
+        return ExitCode.FAILED
     if stop_signal is not None:
         return signal_exit_code(stop_signal)
     return signal_exit_code(signal.Signals(-code).name) if code < 0 else code

@@ -43,6 +43,7 @@ leader, one message a node and once; each leader passes it on to its node's rank
 from __future__ import annotations
 
 import time
+from enum import IntEnum
 from typing import Callable, Optional
 
 from mpi4py import MPI
@@ -54,7 +55,13 @@ BEAT_SECONDS = 1.0
 # seconds) is not taken for lost.
 LOST_AFTER_SECONDS = 10.0
 
-BEAT, FAILED, LOST = 1, 2, 3  # message tags
+
+
+class Tag(IntEnum):
+    """What a rank's message to another says: a heartbeat, a rank that failed, ranks found lost."""
+    BEAT = 1
+    FAILED = 2
+    LOST = 3
 
 
 class Lost(Exception):
@@ -110,17 +117,17 @@ class Liveness:
             self.next_beat = now + self.beat
             self.sending = [request for request in self.sending if not request.Test()]
             for peer in self.heard:
-                self.send(peer, BEAT)
+                self.send(peer, Tag.BEAT)
         status = MPI.Status()
         while self.comm.iprobe(source=MPI.ANY_SOURCE, tag=MPI.ANY_TAG, status=status):
             source, tag = status.Get_source(), status.Get_tag()
             message = self.comm.recv(source=source, tag=tag)
             if source in self.heard:  # a failing rank of another node tells this leader too
                 self.heard[source] = now
-            if tag == FAILED:
+            if tag == Tag.FAILED:
                 self.on_peer_failure(message)
                 self.pass_on_failure(message)
-            elif tag == LOST and not self.lost:
+            elif tag == Tag.LOST and not self.lost:
                 self.declare_lost(message, told_by=source)
         if not self.lost:
             silent = [peer for peer, heard in self.heard.items() if now - heard > self.lost_after]
@@ -141,21 +148,21 @@ class Liveness:
         gone = set(lost)
         for peer in self.heard:
             if peer not in gone and peer != told_by:
-                self.send(peer, LOST, lost)
+                self.send(peer, Tag.LOST, lost)
 
     def announce_failure(self) -> None:
         """Tells every other rank at once that this rank's JVM failed: every leader, which passes
         it on to its node."""
         for leader in self.placement.leaders:
             if leader != self.rank:
-                self.send(leader, FAILED, self.rank)
+                self.send(leader, Tag.FAILED, self.rank)
         self.pass_on_failure(self.rank)
 
     def pass_on_failure(self, failed: int) -> None:
         """A leader tells the ranks it leads, but the one that failed."""
         for rank in self.led:
             if rank != failed:
-                self.send(rank, FAILED, failed)
+                self.send(rank, Tag.FAILED, failed)
 
     def send(self, peer: int, tag: int, message=None) -> None:
         self.sending.append(self.comm.isend(message, dest=peer, tag=tag))

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Optional, Union
 
 from ..errors import error
+from ..exitcode import ExitCode
 from ..launchpaths import MPJ_DEVICES
 from ..model import runfile
 from . import collect, wire
@@ -132,6 +133,9 @@ class MpjRanks:
         # This side runs on the launching node only: the other nodes' loads are out of its sight.
         return {socket.gethostname(): load_average()}
 
+    def said_stop(self) -> None:
+        pass  # this process is `jiobench run` itself, which says nothing more
+
     def tending(self, work) -> None:
         # The job's ranks wait on this side's answers and watch no heartbeat of it.
         work()
@@ -149,7 +153,7 @@ class MpjRanks:
 
     def start(self, task: str, deadline: StartDeadline) -> MpjJob:
         command = [self.java, "-jar", str(self.home / "lib" / "starter.jar"), *self.starter_args,
-                   *self.request.jvm_args, "-jar", self.request.jar, f"--task={task}", *self.request.runner_args]
+                   *self.request.jvm_args, "-jar", self.request.jar, wire.task_option(task), *self.request.runner_args]
         self.current = MpjJob(command, self.env, self.daemon, Path(self.request.jar), task == FIRST, self.stopped,
                               self.request.ranks, deadline)
         return self.current
@@ -158,12 +162,12 @@ class MpjRanks:
         """Each rank's (plan, available bytes of its host): every rank plans alike; only this
         host's memory is in sight."""
         available = available_memory()
-        return [(ready["environment"].get("plan_memory_bytes"), available if same_host(host) else None)
+        return [(ready["environment"].get(wire.PLAN_MEMORY_BYTES), available if same_host(host) else None)
                 for host in job.hosts]
 
     def task(self, task: str, label: str, unable: Optional[str], deadline: StartDeadline) -> TaskEvents:
         if unable is not None:
-            yield NotStarted(exit=1, messages=[unable])
+            yield NotStarted(exit=ExitCode.FAILED, messages=[unable])
             return
         if self.stopped.is_set():
             yield self.stopped_event()
@@ -179,7 +183,7 @@ class MpjRanks:
                 if message["type"] in (wire.Kind.REFUSED, wire.Kind.FAILED):
                     job.wait_end()
                     lines, alone = said_by(message)
-                    yield NotStarted(exit=message.get("exit", 1), messages=lines, rank=alone)
+                    yield NotStarted(exit=message.get("exit", ExitCode.FAILED), messages=lines, rank=alone)
                     return
             else:
                 raise JobBroken("the MPJ Express job ended before its ranks started")
@@ -187,7 +191,7 @@ class MpjRanks:
             refusal = yield Ready(ready, memory=self.memory(ready, job))
             if refusal:
                 job.end()
-                yield NotStarted(exit=2, messages=[refusal], created=ready["created"])
+                yield NotStarted(exit=ExitCode.MISTAKE, messages=[refusal], created=ready["created"])
                 return
             yield Started(ready, runfile.new_run_id())
             job.output.release()
@@ -207,7 +211,7 @@ class MpjRanks:
                 yield Ended(collect.failure(str(broken)))
                 return
             job.say_held()
-            yield NotStarted(exit=1, messages=[str(broken)])
+            yield NotStarted(exit=ExitCode.FAILED, messages=[str(broken)])
         except RanksLate as late:
             job.end()
             job.say_held()
@@ -233,7 +237,7 @@ def run(request: RunRequest, held: list[int]) -> int:
         return error(problem)
     java = shutil.which(request.java)
     if java is None:
-        return error(f"cannot start {request.java}: is it installed?", 127)
+        return error(f"cannot start {request.java}: is it installed?", ExitCode.NOT_FOUND)
     home = private_home(jar.parent / "mpj-home")
     scratch = Path(tempfile.mkdtemp(prefix="jiobench-mpj-"))
     ranks = None
@@ -241,7 +245,7 @@ def run(request: RunRequest, held: list[int]) -> int:
         ranks = MpjRanks(request, java, home, scratch)
         return Driver(request, ranks).run(held)
     except DaemonFailed as failed:
-        return error(str(failed), 1)
+        return error(str(failed), ExitCode.FAILED)
     finally:
         if ranks is not None:
             if ranks.current is not None:

@@ -144,7 +144,7 @@ class MpjJob:
         JobStopped when a stop was asked."""
         while True:
             if self.stop.is_set():
-                raise JobStopped()
+                self._stopping()
             self._watch()
             try:
                 line = self.lines.get(timeout=POLL_S)
@@ -180,6 +180,15 @@ class MpjJob:
                     self._trouble(rank, f"rank {rank}'s JVM ended in the middle of the run")
             else:
                 self.output.add(line)
+
+    def _stopping(self) -> None:
+        """A stop was asked, which ends every JVM of the job: a rank whose JVM had ended of its own
+        before failed, and a failure says more than the stop, whichever is seen first."""
+        if not self.finished:
+            self._look_at_ranks()
+            if self.gone:
+                raise JobBroken(self._cause("a rank's JVM ended in the middle of the run"))
+        raise JobStopped()
 
     def _trouble(self, rank: Optional[int], message: str) -> None:
         """A rank says it ends before the job finished."""

@@ -2,7 +2,7 @@
 
 Rank 0 hears every rank's host once, at the start; every other rank is told the placement as
 runs of ranks in a row on one node, which is what the JVMs read too ("0*2.1*2": two nodes of two
-ranks each; `LauncherWorld.hostsOf`). Ranks placed node by node, as launchers place them by
+ranks each; `jiobench.run.wire.host_runs`). Ranks placed node by node, as launchers place them by
 default, take one run a node, so that what a rank keeps of the others is a few bytes a node.
 """
 from __future__ import annotations
@@ -32,10 +32,6 @@ class Placement:
         runs = [(node, len(list(ranks))) for node, ranks in groupby(numbers.setdefault(host, len(numbers))
                                                                      for host in hosts)]
         return cls(list(numbers), runs)
-
-    def encoded_runs(self) -> str:
-        """The runs as the JVMs read them: "0*2.1*2"."""
-        return ".".join(f"{node}*{count}" if count > 1 else str(node) for node, count in self.runs)
 
     def node_of(self, rank: int) -> int:
         if not 0 <= rank < self.size:

@@ -36,6 +36,7 @@ mpi4py.rc.initialize = False
 mpi4py.rc.finalize = True
 from mpi4py import MPI  # noqa: E402
 
+from ..exitcode import ExitCode
 from ..model import perrank, runfile
 from . import collect, mpi, wire
 from .driver import FIRST, Driver, load_writer_libraries
@@ -46,7 +47,7 @@ from .liveness import LOST_AFTER_SECONDS, Liveness, Lost, survivor_writing
 from .placement import Placement
 from .rank_jvm import LOOK_SECONDS, STOP_GRACE_SECONDS, NotReady, RankJvm, file_identity, start_status
 from .request import RunRequest
-from .rounds import FAILED, GO, NOT_READY, STOPPED, RunEnds, answers_of, start_failure, worst_ending
+from .rounds import RankState, RunEnds, answers_of, start_failure, worst_ending
 from .startup import StartDeadline
 from .transport import (Agreed, Ended, Finished, NotStarted, PhaseRecords, PhaseReduced, Ready, RepeatAsked, Started,
                         TaskEvents)
@@ -108,8 +109,7 @@ def as_seen_here(files: dict[str, str], same_host: bool) -> dict[str, str]:
     number. Those whose name no longer holds that file are left out."""
     seen = {}
     for path, identity in files.items():
-        # Modulo 2**64: Java's longs say a FUSE inode number past 2**63 (GlusterFS's) as negative.
-        device, inode = (int(number) % (1 << 64) for number in identity.split(wire.DEVICE_INODE_SEPARATOR))
+        device, inode = wire.read_identity(identity)
         try:
             status = os.lstat(path)
         except OSError:
@@ -179,6 +179,9 @@ class MpiRanks:
     def whose_files(self) -> str:
         return f"rank {self.rank}"
 
+    def said_stop(self) -> None:
+        say(wire.STOP_SAID_MARKER)
+
     def mpi(self) -> dict:
         return {"library": MPI.Get_library_version().strip().strip("\0").strip(),
                 "standard": "%d.%d" % MPI.Get_version()}
@@ -189,7 +192,7 @@ class MpiRanks:
         mine = (self.host, load_average())
         try:
             # Every host's, whatever stopped the run: only lost ranks leave it to this host's.
-            loads = self.to_rank_0(mine, status=(GO, None))
+            loads = self.to_rank_0(mine, status=(RankState.GO, None))
             return self.comm.bcast(dict(loads) if loads is not None else None, root=0)
         except RunEnds:
             return dict([mine])
@@ -255,8 +258,8 @@ class MpiRanks:
 
     def status(self) -> tuple:
         if self.stop_signal is None:
-            return GO, None
-        return STOPPED, {"signal": self.stop_signal, "phase": self.jvm.phase if self.jvm else None}
+            return RankState.GO, None
+        return RankState.STOPPED, {"signal": self.stop_signal, "phase": self.jvm.phase if self.jvm else None}
 
     def round(self, status: Optional[tuple] = None, most: int = 0) -> int:
         """One exchange with every rank, in which each says how it stands: RunEnds on every rank
@@ -265,7 +268,7 @@ class MpiRanks:
             raise RunEnds(self.lost)
         state, detail = status or self.status()
         worst, greatest = quiet_maximum(self.comm, [state, most], self.tend)
-        if worst != GO:
+        if worst != RankState.GO:
             # Rare, and the end of the run: only now does every rank's detail travel, to rank 0.
             states = self.comm.gather((state, detail), root=0)
             raise RunEnds(self.comm.bcast(worst_ending(states) if states is not None else None, root=0))
@@ -321,7 +324,7 @@ class MpiRanks:
 
     def run_task(self, task: str, label: str, unable: Optional[str], deadline: StartDeadline) -> TaskEvents:
         jvm, ready, outcome = self.start_jvm(task, label, unable, deadline)
-        memory = (ready["environment"].get("plan_memory_bytes") if ready else None, available_memory())
+        memory = (ready["environment"].get(wire.PLAN_MEMORY_BYTES) if ready else None, available_memory())
         starts = self.to_rank_0((outcome, memory, self.created()))
         failure = None
         if starts is not None and any(code for (code, _), _, _ in starts):
@@ -340,7 +343,7 @@ class MpiRanks:
         refusal = self.rank_0_says(refusal)
         if refusal:
             jvm.close()
-            yield NotStarted(exit=2, messages=[refusal], created=self.created())
+            yield NotStarted(exit=ExitCode.MISTAKE, messages=[refusal], created=self.created())
             return
         yield Started(ready, self.run_id)
         jvm.pass_through()
@@ -365,14 +368,14 @@ class MpiRanks:
     def start_jvm(self, task: str, label: str, unable: Optional[str], deadline: StartDeadline) -> tuple:
         """(jvm, ready message, (exit code, message)): this rank's JVM for one task, up or not."""
         if unable is not None:
-            return None, None, (1, unable)
+            return None, None, (ExitCode.FAILED, unable)
         if self.stop_signal is not None:
-            return None, None, (0, "")
+            return None, None, (ExitCode.DONE, "")
         command = self.request.jvm_command(self.ranks_here, self.crash_reports)
         try:
-            jvm = RankJvm(command, self.rank, self.size, self.hosts.encoded_runs(), task, label)
+            jvm = RankJvm(command, self.rank, self.size, wire.host_runs(self.hosts.runs), task, label)
         except OSError as problem:
-            return None, None, (2, f"cannot start {command[0]}: {problem.strerror}")
+            return None, None, (ExitCode.MISTAKE, f"cannot start {command[0]}: {problem.strerror}")
         self.keeper.watch_jvm(jvm.process.pid)
         with self.lock:
             self.jvm = jvm
@@ -387,7 +390,7 @@ class MpiRanks:
         except NotReady:
             jvm.kill()
             jvm.end()
-            return jvm, None, (NOT_READY, jvm.held_text())
+            return jvm, None, (ExitCode.LATE, jvm.held_text())
         if self.stop_signal is not None:
             jvm.ask_to_stop()
         return jvm, ready, (code, text)
@@ -399,12 +402,14 @@ class MpiRanks:
             kind = message["type"] if message else None
             if kind in (None, wire.Kind.FAILED, wire.Kind.REFUSED):
                 text = "; ".join(message["messages"]) if message else jvm.death()
-                # Its end was the doing of a stop, or of another rank's failure, when one was asked.
-                asked = self.stop_signal or self.peer_failed
+                # Its end was the doing of a stop, or of another rank's failure, where one was asked
+                # and it ended as asked: a JVM that failed of its own as a stop came says so (a
+                # failure says more than the stop, whichever came first).
+                asked = (self.stop_signal or self.peer_failed) and message is None and jvm.ended_as_asked()
                 if not asked:
                     self.liveness.announce_failure()
                 jvm.end()
-                self.round(status=None if asked else (FAILED, {"phase": jvm.phase, "when": jvm.when, "message": text}))
+                self.round(status=None if asked else (RankState.FAILED, {"phase": jvm.phase, "when": jvm.when, "message": text}))
             elif kind == wire.Kind.BARRIER:
                 jvm.phase, jvm.when = message["phase"], "during"
                 self.round()
@@ -431,7 +436,7 @@ class MpiRanks:
                 return
             else:
                 jvm.end()
-                self.round(status=(FAILED, {"phase": jvm.phase, "when": jvm.when,
+                self.round(status=(RankState.FAILED, {"phase": jvm.phase, "when": jvm.when,
                                             "message": f"unexpected message from the JVM: {message!r}"}))
 
 
@@ -470,7 +475,7 @@ def watch_parent(driver: Driver, ranks: MpiRanks) -> None:
         jvm.kill()
     remove_if_empty(ranks.crash_reports)
     ranks.keeper.done()
-    os._exit(1)
+    os._exit(ExitCode.FAILED)
 
 
 def say_per_rank_file_left(driver: Driver) -> None:
@@ -503,7 +508,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             print(f"jiobench: error: started {request.ranks} ranks but MPI sees {comm.Get_size()}: mpi4py uses "
                   f"{MPI.Get_library_version().splitlines()[0].strip()}, not the MPI of the launcher; install "
                   "mpi4py for that MPI (or run the launcher of mpi4py's MPI)", file=sys.stderr, flush=True)
-        return 2
+        return ExitCode.MISTAKE
     # Before any other rank can hear of this one: from now on its death, however sudden, leaves the
     # others to end the run (jiobench.run.keeper).
     crash_reports = new_directory()

@@ -10,6 +10,7 @@ import sys
 import threading
 from typing import Optional
 
+from ..exitcode import SIGNALLED, ExitCode
 from . import wire
 from .startup import HeldOutput
 
@@ -72,6 +73,7 @@ class RankJvm:
             relay.start()
         self.phase = start
         self.when = "during"  # or "after" the phase, between two of them
+        self.killed = False  # by this launcher, not by anything else
 
     def receive(self, tend) -> Optional[dict]:
         """The JVM's next message, None when it is gone; `tend` is called while it is awaited.
@@ -127,10 +129,18 @@ class RankJvm:
     def kill(self) -> None:
         """Kills the JVM's whole process group: a java wrapper's children (a sleep, a JVM it did not
         exec) would otherwise hold the output pipes open after it."""
+        self.killed = True
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+
+    def ended_as_asked(self) -> bool:
+        """Whether the JVM, gone, ended as a request to stop ends it: its phase ended at the
+        SIGTERM (the runner's exit code for it), or this launcher killed it after its grace.
+        Anything else (killed from outside, crashed) is a failure, even while a stop was asked."""
+        code = self.end()
+        return self.killed or code in (ExitCode.DONE, SIGNALLED + signal.SIGTERM)
 
     def close(self) -> None:
         """Tells the JVM the run ends here and waits for it to go."""
@@ -151,19 +161,19 @@ def start_status(jvm: RankJvm, first: Optional[dict]) -> tuple[int, str, Optiona
         code = jvm.end()
         text = jvm.held_text()
         if code == 0:
-            return 2, (f"{jvm.process.args[0]} exited without running the jiobench runner"
+            return ExitCode.MISTAKE, (f"{jvm.process.args[0]} exited without running the jiobench runner"
                        + (f": {text}" if text else " (is it a Java 17 or newer runtime?)")), None
-        return (2 if code in (1, 2) else code), text or f"{jvm.death()} before it started", None
+        return (ExitCode.MISTAKE if code in (ExitCode.FAILED, ExitCode.MISTAKE) else code), text or f"{jvm.death()} before it started", None
     if first["type"] == wire.Kind.REFUSED:
         jvm.end()
-        return first.get("exit", 2), "\n".join(first["messages"]), None
+        return first.get("exit", ExitCode.MISTAKE), "\n".join(first["messages"]), None
     if first["type"] == wire.Kind.READY:
-        return 0, "", first
+        return ExitCode.DONE, "", first
     if first["type"] == wire.Kind.FAILED:
         # A later JVM whose files are not what the run began with ends before it is ready.
         jvm.end()
-        return 1, "; ".join(first["messages"]), None
-    return 1, f"unexpected first message {first!r}", None
+        return ExitCode.FAILED, "; ".join(first["messages"]), None
+    return ExitCode.FAILED, f"unexpected first message {first!r}", None
 
 
 def file_identity(ready: Optional[dict]) -> Optional[int]:

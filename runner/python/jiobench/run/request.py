@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Union
 
-from . import appcds
+from . import appcds, wire
 from .limits import cpus_available
 
 # --jvm-cpus: each JVM sized for its share of its node's processors, or left to count them all.
@@ -16,9 +16,6 @@ AUTO, ALL = "auto", "all"
 # over G1, which lays out the heap otherwise (measured: -XX:ActiveProcessorCount=1 turns on
 # UseSerialGC, 2 keeps UseG1GC): a share is never below two where the JVM would see two or more.
 LEAST_SHARE = 2
-# How many options before it are jiobench's own: the runner reports them apart from the user's
-# (environment.jvm.jiobench_args and args).
-OWN_OPTIONS_PROPERTY = "jiobench.own.options"
 # A JVM's crash report (hs_err), in a directory of its rank's own (crash_reports) rather than once
 # per rank in the working directory, or under a name another user of a shared temporary directory
 # could guess and plant a link at; the JVM says where in its last words, which the rank relays.
@@ -52,7 +49,7 @@ class RunRequest:
         on this rank's node, which share its processors; `crash_reports`: the directory its JVMs'
         crash reports go to (launching.crash_reports_directory)."""
         own = self.own_jvm_options(ranks_on_node, crash_reports)
-        counted = [f"-D{OWN_OPTIONS_PROPERTY}={len(own)}"] if own else []
+        counted = [wire.own_options_count(len(own))] if own else []
         return [self.java, *own, *counted, *self.jvm_args, "-jar", self.jar, *self.runner_args]
 
     def own_jvm_options(self, ranks_on_node: int, crash_reports: Optional[str]) -> list[str]:

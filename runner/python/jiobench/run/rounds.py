@@ -9,6 +9,9 @@ import contextlib
 import os
 from typing import Optional, Union
 
+from enum import IntEnum
+
+from ..exitcode import ExitCode
 from . import collect
 from .endings import complaints
 from .launching import ranks_on
@@ -16,19 +19,22 @@ from .limits import error_reports, start_limit_line
 from .placement import Placement
 from .transport import NotStarted, StartLate
 
-# A rank's state in a round, the worse the greater: one reduction to the greatest tells every rank
-# whether all go on.
-GO, STOPPED, FAILED = 0, 1, 2
-# The exit code of a JVM not ready in time, as timeout(1) has it.
-NOT_READY = 124
+
+
+class RankState(IntEnum):
+    """A rank's state in a round, the worse the greater: one reduction to the greatest tells every
+    rank whether all go on."""
+    GO = 0
+    STOPPED = 1
+    FAILED = 2
 
 
 def start_failure(outcomes: list[tuple[int, str]], hosts: Placement) -> Union[NotStarted, StartLate]:
     """The event of JVMs that did not start: the same complaint from several ranks is one line;
     ranks not ready in time are named, with their hosts and what their JVMs printed."""
-    late = [rank for rank, (code, _) in enumerate(outcomes) if code == NOT_READY]
+    late = [rank for rank, (code, _) in enumerate(outcomes) if code == ExitCode.LATE]
     if late:
-        printed = next((text for code, text in outcomes if code == NOT_READY and text), "")
+        printed = next((text for code, text in outcomes if code == ExitCode.LATE and text), "")
         return StartLate(ranks_on(late, hosts), "not ready", printed, rank=late[0] if len(late) == 1 else None)
     failed = [(rank, code, message) for rank, (code, message) in enumerate(outcomes) if code != 0]
     texts = [message for _, _, message in failed]
@@ -38,7 +44,7 @@ def start_failure(outcomes: list[tuple[int, str]], hosts: Placement) -> Union[No
         for report in error_reports(texts):
             with contextlib.suppress(OSError):
                 os.unlink(report)
-        return NotStarted(exit=1, messages=[limit])
+        return NotStarted(exit=ExitCode.FAILED, messages=[limit])
     messages, alone = complaints([(rank, message or f"exited with code {code}") for rank, code, message in failed])
     return NotStarted(exit=max(code for _, code, _ in failed), messages=messages, rank=alone)
 
@@ -66,8 +72,8 @@ def answers_of(payloads: list[tuple]) -> tuple[Optional[int], Optional[list[int]
     return (answers[0], None) if len(set(answers)) == 1 else (None, answers)
 
 
-def describe_ending(rank: int, state: str, detail: dict) -> dict:
-    if state == FAILED:
+def describe_ending(rank: int, state: RankState, detail: dict) -> dict:
+    if state == RankState.FAILED:
         # The runner names the phase itself where it knows it: said once.
         message = detail["message"]
         if message.startswith(detail["phase"]):

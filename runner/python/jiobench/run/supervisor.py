@@ -14,8 +14,9 @@ import threading
 from typing import Optional
 
 from ..errors import error
+from ..exitcode import ExitCode
 from . import guardian, wire
-from .endings import FAILED, MISTAKE, run_exit_code, stopped_line
+from .endings import run_exit_code, stopped_line
 from .mpi import NOISE
 from .processes import KILL_SECONDS, STOP_NOTE_VARIABLE, STOP_SIGNALS, end_session, escalate, kill, session_members
 from .request import RunRequest
@@ -147,11 +148,13 @@ class MpiLauncherJob:
             if line == wire.ALL_UP_MARKER:
                 self.all_up.set()
                 continue
+            if line == wire.STOP_SAID_MARKER:
+                self.stop_said = True
+                continue
             if NOISE.match(line) or self.early.add(out, line):
                 continue
             if line.startswith(b"jiobench"):
                 self.ranks_said.append(line)
-            self.stop_said = self.stop_said or line.startswith(b"jiobench: stopped by")
             if out is sys.stdout.buffer and line.rstrip().endswith(b".json") and os.path.isfile(line.strip()):
                 self.run_file = line.strip().decode(errors="replace")
             # A rank ended as it wrote (MPICH's Hydra kills the others at their next line once one died):
@@ -230,7 +233,7 @@ def supervise(command: list[str], request: RunRequest, held: list[int]) -> int:
     try:
         job = MpiLauncherJob(command, request.ranks, request.start_timeout)
     except FileNotFoundError as missing:
-        return error(f"cannot start {missing.filename}: is it installed?", 127)
+        return error(f"cannot start {missing.filename}: is it installed?", ExitCode.NOT_FOUND)
     for number in STOP_SIGNALS:
         signal.signal(number, job.on_signal)
     for number in held:
@@ -270,13 +273,13 @@ def launcher_ended(job: MpiLauncherJob, request: RunRequest, code: int) -> int:
         for line in said:
             print(line, file=sys.stderr)
         # Found before any phase, nothing created: the user's own launcher options are the likely cause.
-        return MISTAKE if request.launcher_args else FAILED
+        return ExitCode.MISTAKE if request.launcher_args else ExitCode.FAILED
     job.early.release()
-    if job.ranks_said and code == MISTAKE:
-        return MISTAKE  # a rank refused the run before it began (an mpi4py of another MPI), in its own words
+    if job.ranks_said and code == ExitCode.MISTAKE:
+        return ExitCode.MISTAKE  # a rank refused the run before it began (an mpi4py of another MPI), in its own words
     up = ", ".join(f"{rank} on {host}" for rank, host in sorted(job.up.items()))
     print(f"jiobench: error: {launcher} ended (exit code {code}) before the ranks said how the run ended (ranks up: "
           f"{up}): it ends them all when one of their processes dies (killed, or by the OOM killer); a run file, if "
           f"they wrote one first, is in {results_directory(request.runner_args)}, and the run's test file may be left",
           file=sys.stderr)
-    return FAILED
+    return ExitCode.FAILED

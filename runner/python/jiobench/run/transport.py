@@ -144,6 +144,9 @@ class Transport(Protocol):
     def loads(self) -> dict[str, Optional[list[float]]]:
         """Every host's load average in sight, by host."""
 
+    def said_stop(self) -> None:
+        """This process has said why the run stopped, in its own line: `jiobench run` need not."""
+
     def tending(self, work: Callable[[], None]) -> None:
         """Does `work` while this process goes on answering the other ranks (their heartbeats), so
         that a slow piece of work on a crowded node does not pass for a lost rank."""

@@ -87,10 +87,10 @@ final class Benchmark {
         Elements elements = settings.elements();
         Map<String, Object> environment = Environment.describe(geometry.file(),
                 geometry.transferSize() * geometry.batchSlots());
-        environment.put("plan_memory_bytes", MemoryNeeds.bytes(settings, task.approaches(settings)));
+        environment.put(Wire.PLAN_MEMORY_BYTES, MemoryNeeds.bytes(settings, task.approaches(settings)));
         // A later JVM's files were all there when it started: a replaced one ends it before it is ready.
         if (!task.first()) targets.hold(readPlan.rank());
-        if (!world.ready(settings.describe(), environment, created)) return Wire.MISTAKE;
+        if (!world.ready(settings.describe(), environment, created)) return ExitCode.MISTAKE.code;
         transfers = new Transfers(writePlan.fileOffsets(), writePlan.firstElements(elements.type()),
                 readPlan.fileOffsets(), readPlan.firstElements(elements.type()));
         verifiedFile = new VerifiedTransfers(settings.honesty().verify() ? writePlan.transferCount() : 0);
@@ -116,7 +116,7 @@ final class Benchmark {
             }
             if (!warmup) running = stillRunning(running, rep + 1 - settings.schedule().warmup());
         }
-        world.finish(firstFailure == null ? Wire.DONE : Wire.FAILED, firstFailure);
+        world.finish((firstFailure == null ? ExitCode.DONE : ExitCode.FAILED).code, firstFailure);
         return firstFailure == null ? 0 : 1;
     }
 

@@ -23,12 +23,6 @@ final class Environment {
             "UseSerialGC", "Serial", "UseZGC", "ZGC", "UseShenandoahGC", "Shenandoah", "UseEpsilonGC", "Epsilon");
     /** An array's header before its first element: 16 bytes with compressed class pointers, HotSpot's default. */
     private static final long ARRAY_HEADER_BYTES = 16;
-    /**
-     * The property after the JVM options jiobench added before the user's, whose value counts them
-     * (jiobench.run.request: its processors, its crash report's place, the runner's class archive).
-     */
-    static final String OWN_OPTIONS_PROPERTY = "jiobench.own.options";
-
     /** @param arrayBytes bytes of the transfer array each approach of the rank works on */
     static Map<String, Object> describe(Path target, long arrayBytes) {
         Map<String, Object> jvm = new LinkedHashMap<>();
@@ -37,7 +31,7 @@ final class Environment {
         jvm.put("version", System.getProperty("java.runtime.version"));
         jvm.put("home", System.getProperty("java.home"));
         List<String> args = new ArrayList<>(ManagementFactory.getRuntimeMXBean().getInputArguments());
-        List<String> own = ownOptions(args);
+        List<String> own = Wire.ownOptions(args);
         jvm.put("args", args);
         jvm.put("jiobench_args", own);
         jvm.put("available_processors", Runtime.getRuntime().availableProcessors());
@@ -92,23 +86,6 @@ final class Environment {
         } catch (LinkageError | RuntimeException unknown) {
             return Optional.empty();
         }
-    }
-
-    /**
-     * Takes jiobench's own options, and the property that counts them, out of the JVM's options,
-     * which leaves the user's; returns jiobench's, none where the runner was started otherwise.
-     */
-    static List<String> ownOptions(List<String> args) {
-        String counted = "-D" + OWN_OPTIONS_PROPERTY + "=";
-        for (int i = 0; i < args.size(); i++) {
-            if (args.get(i).startsWith(counted) && args.get(i).substring(counted.length()).matches("\\d{1,4}")) {
-                int count = Integer.parseInt(args.get(i).substring(counted.length()));
-                List<String> own = new ArrayList<>(args.subList(Math.max(0, i - count), i));
-                args.subList(Math.max(0, i - count), i + 1).clear();
-                return own;
-            }
-        }
-        return List.of();
     }
 
     /** This process's threads as Linux counts them (the JVM's own and the runner's), null elsewhere. */

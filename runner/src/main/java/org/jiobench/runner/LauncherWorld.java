@@ -9,7 +9,6 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -45,41 +44,10 @@ final class LauncherWorld implements World {
         this.messages = new PrintStream(new FileOutputStream("/dev/fd/" + messageFd), false, StandardCharsets.UTF_8);
     }
 
-    /**
-     * Reads "rank,size,hosts,replyFd,messageFd,task" as the launcher sets it (hosts: {@link
-     * #hostsOf}; task: {@link Task#parse}).
-     */
-    static LauncherWorld fromControl(String control) throws IOException {
-        String[] fields = control.split(",");
-        if (fields.length != 6) throw new IOException(Wire.CONTROL_VARIABLE + " is malformed: " + control);
-        int rank = Integer.parseInt(fields[0].trim());
-        int size = Integer.parseInt(fields[1].trim());
-        return new LauncherWorld(rank, size, hostsOf(fields[2].trim(), size), Task.parse(fields[5].trim()),
-                Integer.parseInt(fields[3].trim()), Integer.parseInt(fields[4].trim()));
-    }
-
-    /**
-     * Each rank's host number from the launcher's runs, "HOST*COUNT" for COUNT ranks in a row on one
-     * host (or "HOST" for one), separated by dots: "0*2.1*2" for ranks placed node by node on two
-     * nodes, "0.1.0.1" for the same ranks placed round-robin. Ranks placed node by node, as most are,
-     * take a run per node, which keeps a large job's environment short.
-     */
-    static int[] hostsOf(String runs, int size) throws IOException {
-        int[] hosts = new int[size];
-        int next = 0;
-        for (String run : runs.split("\\.")) {
-            String[] hostAndCount = run.split("\\*", 2);
-            int count = hostAndCount.length == 2 ? Integer.parseInt(hostAndCount[1]) : 1;
-            if (count < 1 || count > size - next) throw notRanksOf(runs, size);
-            Arrays.fill(hosts, next, next + count, Integer.parseInt(hostAndCount[0]));
-            next += count;
-        }
-        if (next != size) throw notRanksOf(runs, size);
-        return hosts;
-    }
-
-    private static IOException notRanksOf(String runs, int size) {
-        return new IOException(Wire.CONTROL_VARIABLE + ": the hosts '" + runs + "' are not those of " + size + " ranks");
+    /** This rank, from what its launcher told it ({@link Wire#control}). */
+    static LauncherWorld of(Wire.Control control) throws IOException {
+        return new LauncherWorld(control.rank(), control.size(), control.hostOfRank(), control.task(),
+                control.replyFd(), control.messageFd());
     }
 
     @Override public int rank() { return rank; }

@@ -7,7 +7,7 @@ import picocli.CommandLine;
 /**
  * Entry point of the per-rank JVM. Exit codes: 0 done, 1 the run failed (I/O error, wrong data,
  * a bug), 2 a user mistake found before any phase ran, 128 + the signal when a signal stopped it
- * ({@link Wire}).
+ * ({@link ExitCode}).
  *
  * <p>The World comes from how the runner was started: by MPJ Express's starter (it puts its own
  * arguments first), by the mpi4py launcher (it sets {@value Wire#CONTROL_VARIABLE}), or by
@@ -57,10 +57,10 @@ public final class Main {
         World world;
         try {
             String control = System.getenv(Wire.CONTROL_VARIABLE);
-            world = control == null ? new SoloWorld(System.out, System.err) : LauncherWorld.fromControl(control);
-        } catch (IOException | IllegalArgumentException e) {
+            world = control == null ? new SoloWorld(System.out, System.err) : LauncherWorld.of(Wire.control(control));
+        } catch (IOException e) {
             System.err.println("jiobench: error: cannot reach the launcher: " + e.getMessage());
-            return Wire.FAILED;
+            return ExitCode.FAILED.code;
         }
         return run(args, world);
     }
@@ -72,14 +72,14 @@ public final class Main {
         Description.addTo(cli);
         cli.setParameterExceptionHandler((problem, ignored) -> {
             world.reject(problem.getMessage() + " (see --help)");
-            return Wire.MISTAKE;
+            return ExitCode.MISTAKE.code;
         });
         cli.setExecutionExceptionHandler((problem, ignored, parsed) -> {
             if (problem instanceof UsageError) {
                 world.reject(problem.getMessage());
-                return Wire.MISTAKE;
+                return ExitCode.MISTAKE.code;
             }
-            if (problem instanceof RunStopped) return Wire.stopped(StopRequest.signal());
+            if (problem instanceof RunStopped) return ExitCode.stopped(StopRequest.signal());
             if (problem instanceof IOException) {
                 world.fail(problem.getMessage());
             } else {
@@ -87,7 +87,7 @@ public final class Main {
                 problem.printStackTrace();
                 world.fail("internal error: " + problem + " (stack trace on stderr)");
             }
-            return Wire.FAILED;
+            return ExitCode.FAILED.code;
         });
         return cli.execute(args);
     }

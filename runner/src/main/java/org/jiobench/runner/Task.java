@@ -19,17 +19,6 @@ record Task(boolean first, int fork, int approachIndex, Set<FileIdentity> create
     /** The first JVM, before the settings say whether the run forks. */
     static final Task FIRST = new Task(true, 1, 0, Set.of());
 
-    /**
-     * Reads a task as the launchers pass it ({@link Wire#TASK_FIRST}, or {@link Wire#task}'s
-     * "FORK:APPROACH-INDEX" with the created files' identities for every later JVM of the run).
-     */
-    static Task parse(String text) {
-        if (text.equals(Wire.TASK_FIRST)) return FIRST;
-        String[] parts = text.split(Wire.TASK_SEPARATOR, -1);
-        if (parts.length != 3) throw new IllegalArgumentException("no task: " + text);
-        return new Task(false, Integer.parseInt(parts[0]), Integer.parseInt(parts[1]), Wire.identities(parts[2]));
-    }
-
     /** The fork this first JVM turns out to be, once the settings are known. */
     Task resolvedFor(RunSettings settings) {
         return first && settings.schedule().forks() == 0 ? new Task(true, 0, 0, created) : this;

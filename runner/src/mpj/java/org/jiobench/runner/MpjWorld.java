@@ -35,9 +35,6 @@ import mpi.MPI;
  * fail prints abort, and the Python side then ends the job's processes.
  */
 final class MpjWorld implements World {
-    /** What the Python side puts before the runner's options: which task of the run this job runs. */
-    private static final String TASK_OPTION = "--task=";
-
     private enum Step { HELLO, READY, REJECT, BARRIER, WEAR_OUT, RECORD, FAIL, FINISH }
 
     /** What every rank handed in to one round, by rank. */
@@ -76,9 +73,9 @@ final class MpjWorld implements World {
 
     private MpjWorld(String[] applicationArguments, PrintStream out) {
         this.out = out;
-        boolean taskGiven = applicationArguments.length > 0 && applicationArguments[0].startsWith(TASK_OPTION);
+        boolean taskGiven = Wire.hasTaskOption(applicationArguments);
         this.launched = taskGiven;
-        this.task = taskGiven ? Task.parse(applicationArguments[0].substring(TASK_OPTION.length())) : Task.FIRST;
+        this.task = Wire.taskOption(applicationArguments);
         this.runnerArguments = taskGiven
                 ? Arrays.copyOfRange(applicationArguments, 1, applicationArguments.length)
                 : applicationArguments;

@@ -42,7 +42,7 @@ class BenchmarkTest {
         List<String> said = Files.readAllLines(stderr).stream().filter(line -> line.startsWith("jiobench:")).toList();
         assertEquals(List.of("jiobench: error: " + approach + " write rep 0: " + file + ": " + error), said,
                 Files.readString(stderr));
-        assertEquals(Wire.FAILED, runner.exitValue());
+        assertEquals(ExitCode.FAILED.code, runner.exitValue());
         assertFalse(Files.exists(file), "the file the run created is removed");
     }
 }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** Which World a runner runs in, from how it was started. */
@@ -19,11 +18,4 @@ class MainTest {
         assertFalse(Main.startedByMpj(new String[] {"1", "4"}));
     }
 
-    @Test
-    void tasksReadAsTheLaunchersWriteThem() {
-        assertEquals(Task.FIRST, Task.parse("first"));
-        assertEquals(new Task(false, 2, 5, Set.of()), Task.parse("2:5:"));
-        assertEquals(new Task(false, 1, 0, Set.of(new FileIdentity(2049, 17), new FileIdentity(2049, 18))),
-                Task.parse("1:0:2049.17+2049.18"));
-    }
 }

@@ -1,12 +1,10 @@
 package org.jiobench.runner;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -83,25 +81,6 @@ class ReorderTest {
     })
     void anOffsetLooksThatManyRanksOverWhateverTheHosts(int offset, String placement, String expected) {
         assertEquals(Arrays.stream(hosts(expected)).boxed().toList(), Reorder.readBlockOf(hosts(placement), offset));
-    }
-
-    @ParameterizedTest(name = "{0} of {1} ranks")
-    @CsvSource({
-        "0*2.1*2, 4, 0 0 1 1",
-        "0.1.0.1, 4, 0 1 0 1",
-        "0*3.1, 4, 0 0 0 1",
-        "0*4, 4, 0 0 0 0",
-        "3, 1, 3",
-    })
-    void theLaunchersControlNamesEachRanksHostInRuns(String runs, int size, String expected) throws IOException {
-        assertArrayEquals(hosts(expected), LauncherWorld.fromControl("1," + size + "," + runs + ",0,1,first")
-                .hostOfRank());
-    }
-
-    @ParameterizedTest(name = "{0} of {1} ranks")
-    @CsvSource({"0*3, 4", "0*2.1*3, 4", "0*0.1*4, 4"})
-    void hostsThatAreNotOnePerRankAreRefused(String runs, int size) {
-        assertThrows(IOException.class, () -> LauncherWorld.hostsOf(runs, size));
     }
 
     private static Honesty reordered(boolean dropCache) {
