@@ -14,7 +14,7 @@ import pytest
 
 from conftest import HOME
 from jiobench.model import perrank, reduce, stats
-from jiobench.run import collect, driver, endings, wire
+from jiobench.run import driver, endings, incomplete, wire
 from jiobench.run.driver import FIRST, Driver, memory_refusal, error_lines, shared_file_refusal
 from jiobench.run.launching import shared_reads
 from jiobench.run.mpi import RANK_OVERHEAD_BYTES
@@ -236,7 +236,7 @@ def test_a_stop_keeps_the_phases_completed_before_and_exits_128_and_the_signal(s
     phase = "calibrate write fork 1 rep 2"
     code, transport = scripted.drive(*scripted.started(), *scripted.measured(3),
                                      lambda _: signal.raise_signal(signal.SIGTERM),
-                                     Ended(collect.stop("SIGTERM", f"stopped by SIGTERM during {phase}", 0, phase)))
+                                     Ended(incomplete.stop("SIGTERM", f"stopped by SIGTERM during {phase}", 0, phase)))
     assert code == 128 + signal.SIGTERM
     assert transport.stops == ["SIGTERM"], "the stop is passed on to the JVMs"
     assert capsys.readouterr().err.splitlines() == [
@@ -248,7 +248,7 @@ def test_a_stop_keeps_the_phases_completed_before_and_exits_128_and_the_signal(s
 
 def test_a_stop_before_the_first_phase_writes_no_run_file(scripted, capsys):
     code, _ = scripted.drive(lambda _: signal.raise_signal(signal.SIGINT),
-                             Ended(collect.stop("SIGINT", "stopped by SIGINT"), created=scripted.created))
+                             Ended(incomplete.stop("SIGINT", "stopped by SIGINT"), created=scripted.created))
     out, err = capsys.readouterr()
     assert (code, out) == (128 + signal.SIGINT, "")
     assert err.splitlines() == ["jiobench: stopped by SIGINT before any phase; no run file was written"]
@@ -259,7 +259,7 @@ def test_a_stop_before_the_first_phase_writes_no_run_file(scripted, capsys):
                                      "rank 1 on vm stopped answering for 10 s during calibrate read fork 1 rep 2 "
                                      "(a node lost, or its launcher killed)"], ids=["failure", "lost-rank"])
 def test_a_failure_or_a_lost_rank_keeps_the_phases_completed_before_and_exits_1(scripted, capsys, message):
-    failed = collect.failure(message, 1, "calibrate read fork 1 rep 2")
+    failed = incomplete.failure(message, 1, "calibrate read fork 1 rep 2")
     code, _ = scripted.drive(*scripted.started(), *scripted.measured(2), Ended(failed))
     assert code == 1
     assert capsys.readouterr().err.splitlines() == [
@@ -274,8 +274,8 @@ def test_a_rank_that_survives_lost_rank_0_writes_the_run_file_from_the_phases_it
                                                                                           monkeypatch):
     monkeypatch.setattr(driver, "RANK_0_FIRST_SECONDS", 0)
     phase = "calibrate read fork 1 rep 1"
-    lost = collect.failure(f"rank 0 on vm stopped answering for 10 s during {phase} (a node lost, or its launcher "
-                           "killed)", phase=phase)
+    lost = incomplete.failure(f"rank 0 on vm stopped answering for 10 s during {phase} (a node lost, or its "
+                              "launcher killed)", phase=phase)
 
     def rank_0_lost(transport):
         transport.writes_as = 1  # as MpiRanks picks a survivor, on a node none of the lost ranks was on

@@ -23,7 +23,7 @@ from collections import Counter
 from typing import Iterable, Optional
 
 from ..model import perrank, repetitions, runfile, stats
-from . import collect, runfiles, wire
+from . import collect, incomplete, runfiles, wire
 from .endings import FAILED, named, run_exit_code, stopped_line
 from .launching import files_to_empty, fork_tasks, run_environment, slurm_environment
 from .mpi import RANK_OVERHEAD_BYTES
@@ -322,7 +322,7 @@ class Driver:
         elif self.ending is None:
             text = "; ".join(messages)
             # Where no one rank failed alone, the ranks that did are named in the text, if any is.
-            self.ending = collect.failure(text if rank is not None else f"failed during {label}: {text}", rank, label)
+            self.ending = incomplete.failure(text if rank is not None else f"failed during {label}: {text}", rank, label)
 
     def next_task(self) -> Optional[str]:
         """The next fork; under -i auto, once the planned ones ran, those the collector adds (the
@@ -399,6 +399,6 @@ class Driver:
     def abandon(self, message: str) -> None:
         """The run cannot go on (its launcher is gone): what it measured stays, what it created goes."""
         if self.collector is not None and self.writes():
-            self.write_run_file(collect.stop(None, message))
+            self.write_run_file(incomplete.stop(None, message))
         self.remove_created()
 

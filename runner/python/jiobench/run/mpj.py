@@ -22,7 +22,7 @@ from typing import Optional, Union
 from ..errors import error
 from ..launchpaths import MPJ_DEVICES
 from ..model import runfile
-from . import collect, wire
+from . import incomplete, wire
 from .driver import FIRST, Driver
 from .endings import complaints, named
 from .launching import available_memory, load_average
@@ -142,7 +142,7 @@ class MpjRanks:
         self.stopped.set()
 
     def stopped_event(self) -> Ended:
-        return Ended(collect.stop(self.stop_signal, f"stopped by {self.stop_signal}"))
+        return Ended(incomplete.stop(self.stop_signal, f"stopped by {self.stop_signal}"))
 
     def agree(self, value) -> Union[Agreed, Ended]:
         return self.stopped_event() if self.stopped.is_set() else Agreed(value)
@@ -204,7 +204,7 @@ class MpjRanks:
         except JobBroken as broken:
             job.end()
             if ready is not None:
-                yield Ended(collect.failure(str(broken)))
+                yield Ended(incomplete.failure(str(broken)))
                 return
             job.say_held()
             yield NotStarted(exit=1, messages=[str(broken)])

@@ -37,7 +37,7 @@ mpi4py.rc.finalize = True
 from mpi4py import MPI  # noqa: E402
 
 from ..model import perrank, runfile
-from . import collect, mpi, wire
+from . import incomplete, mpi, wire
 from .driver import FIRST, Driver, load_writer_libraries
 from .keeper import Keeper
 from .crashreports import new_directory, remove_if_empty
@@ -245,7 +245,7 @@ class MpiRanks:
                 self.lost_ranks = lost.ranks
                 jvm = self.jvm
                 phase = jvm.phase if jvm else None
-                self.lost = collect.failure(
+                self.lost = incomplete.failure(
                     f"{ranks_on(lost.ranks, self.hosts)} stopped answering for {LOST_AFTER_SECONDS:.0f} s"
                     + (f" {jvm.when} {phase}" if phase else "") + " (a node lost, or its launcher killed)",
                     phase=phase, when=jvm.when if jvm else "during")

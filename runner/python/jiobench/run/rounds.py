@@ -9,7 +9,7 @@ import contextlib
 import os
 from typing import Optional, Union
 
-from . import collect
+from . import incomplete
 from .endings import complaints
 from .launching import ranks_on
 from .limits import error_reports, start_limit_line
@@ -72,6 +72,6 @@ def describe_ending(rank: int, state: str, detail: dict) -> dict:
         message = detail["message"]
         if message.startswith(detail["phase"]):
             message = message[len(detail["phase"]):].lstrip(" :").removeprefix("on ")
-        return collect.failure(message, rank, detail["phase"], detail["when"])
+        return incomplete.failure(message, rank, detail["phase"], detail["when"])
     during = f" during {detail['phase']}" if detail.get("phase") else ""
-    return collect.stop(detail["signal"], f"stopped by {detail['signal']}{during}", rank, detail.get("phase"))
+    return incomplete.stop(detail["signal"], f"stopped by {detail['signal']}{during}", rank, detail.get("phase"))
