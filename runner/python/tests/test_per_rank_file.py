@@ -18,6 +18,7 @@ import pytest
 from conftest import HOME
 from jiobench.model import perrank, reduce
 from jiobench.run import collect, incomplete
+from jiobench.run.progress import Silent
 
 sys.path.insert(0, str(HOME / "bench"))
 try:
@@ -29,7 +30,7 @@ RANKS, PHASES = 5, 6
 
 
 def collector_of(tmp_path: Path) -> collect.Collector:
-    return collect.Collector(context(RANKS, str(tmp_path / "results")), out=open(os.devnull, "w"))
+    return collect.Collector(context(RANKS, str(tmp_path / "results")), Silent())
 
 
 def files_of(tmp_path: Path) -> list[str]:
@@ -159,7 +160,7 @@ def test_records_beyond_a_row_group_that_no_file_holds_are_lost_and_said(tmp_pat
 def test_the_json_does_not_grow_with_the_ranks(tmp_path):
     sizes = []
     for ranks in (4, 40):
-        collector = collect.Collector(context(ranks, str(tmp_path / str(ranks))), out=open(os.devnull, "w"))
+        collector = collect.Collector(context(ranks, str(tmp_path / str(ranks))), Silent())
         for records in synthetic_phases(ranks, PHASES):
             collector.phase(records)
         sizes.append(Path(collector.finish()).stat().st_size)

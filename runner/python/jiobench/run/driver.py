@@ -23,7 +23,7 @@ from collections import Counter
 from typing import Iterable, Optional
 
 from ..model import perrank, repetitions, runfile, stats
-from . import collect, incomplete, runfiles, wire
+from . import collect, incomplete, progress, runfiles, wire
 from .endings import FAILED, named, run_exit_code, stopped_line
 from .launching import files_to_empty, fork_tasks, run_environment, slurm_environment
 from .mpi import RANK_OVERHEAD_BYTES
@@ -238,7 +238,7 @@ class Driver:
                 case PhaseReduced() if self.collector is not None:
                     self.collector.add_phase(event.phase)
                 case RepeatAsked() if self.collector is not None and self.writes():
-                    reply = self.collector.another_repetition(event.fork, event.approaches)
+                    reply = self.collector.phases.another_repetition(event.fork, event.approaches)
                 case Finished():
                     self.problems += event.messages
                     return event.exit
@@ -301,7 +301,7 @@ class Driver:
         self.started = True
         context = run_context(self.request, event.ready, self.transport.hosts, self.transport.mpi(),
                               self.load_average, event.run_id)
-        self.collector = collect.Collector(context, sys.stdout if self.writes() else open(os.devnull, "w"))
+        self.collector = collect.Collector(context, progress.Printer(sys.stdout) if self.writes() else progress.Silent())
         if self.writes():
             # Before the first phase, not between two of them. The statistics' scipy, a second of
             # CPU to load, only where an interval can come of the run.
@@ -329,7 +329,7 @@ class Driver:
         same on every rank)."""
         task = next(self.tasks, None)
         if task is None and repetitions.Rule.of(self.parameters):
-            agreed = self.transport.agree(self.collector.forks_to_add() if self.collector and self.writes() else None)
+            agreed = self.transport.agree(self.collector.phases.forks_to_add() if self.collector and self.writes() else None)
             if not isinstance(agreed, Agreed):
                 self.ending = self.ending or agreed.ending
                 return None
@@ -369,7 +369,7 @@ class Driver:
             code = max(code, self.run_task(task, task_label(self.parameters, task)))
         self.load_average["end"] = self.transport.loads()
         if self.collector is not None and self.writes() and not self.written_by_rank_0():
-            self.collector.out = sys.stdout  # a rank that survived lost ones writes in their stead
+            self.collector.printer = progress.Printer(sys.stdout)  # a rank that survived lost ones writes in their stead
             self.write_run_file(self.ending)
             for text in self.problems:
                 print(f"jiobench: error: {text}", file=sys.stderr)
