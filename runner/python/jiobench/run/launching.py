@@ -73,39 +73,6 @@ def files_to_empty(ready: dict) -> list[str]:
     return [] if NETWORK_TYPES.match(filesystem.get("type") or "") else list(ready["created"])
 
 
-def available_memory() -> Optional[int]:
-    """MemAvailable of this node, in bytes: what can be had without swapping, the page cache's
-    reclaimable part included."""
-    try:
-        with open("/proc/meminfo") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return None
-
-
-def load_average() -> Optional[list[float]]:
-    """This node's load average over 1, 5 and 15 minutes: a run file that holds it for its start
-    and its end tells a busy machine from a noisy approach."""
-    try:
-        return [round(load, 2) for load in os.getloadavg()]
-    except OSError:
-        return None
-
-
-def crowding(counts: str = "/proc/loadavg") -> float:
-    """The tasks ready to run on this node now for each of its processors (the kernel's count in
-    /proc/loadavg, whoever's they are), 1 where they fit or the count cannot be read."""
-    try:
-        with open(counts) as loadavg:
-            runnable = int(loadavg.read().split()[3].split("/")[0])
-    except (OSError, ValueError, IndexError):
-        return 1.0
-    return max(1.0, runnable / (os.cpu_count() or 1))
-
-
 def slurm_environment() -> Optional[dict]:
     """The Slurm job and step this run belongs to, as Slurm tells its tasks."""
     if "SLURM_JOB_ID" not in os.environ:

@@ -25,10 +25,10 @@ from ..model import runfile
 from . import incomplete, wire
 from .driver import FIRST, Driver
 from .endings import complaints, named
-from .launching import available_memory, load_average
 from .mpj_daemon import DAEMON_PORT, PORT_MANAGER_PORT, STARTER_PORT, Daemon, DaemonFailed, free_ports, listening
 from .mpj_install import configuration, missing, private_home, run_home
 from .mpj_job import JobBroken, JobStopped, MpjJob, RanksLate, same_host
+from .node import available_memory, load_average
 from .request import RunRequest
 from .startup import StartDeadline
 from .transport import Agreed, Ended, Finished, NotStarted, PhaseRecords, Ready, Started, StartLate, TaskEvents

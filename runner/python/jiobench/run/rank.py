@@ -41,8 +41,9 @@ from . import incomplete, mpi, wire
 from .driver import FIRST, Driver, load_writer_libraries
 from .keeper import Keeper
 from .crashreports import new_directory, remove_if_empty
-from .launching import available_memory, crowding, load_average, ranks_on
+from .launching import ranks_on
 from .liveness import LOST_AFTER_SECONDS, Liveness, Lost, survivor_writing
+from .node import available_memory, crowding, load_average
 from .placement import Placement
 from .rank_jvm import LOOK_SECONDS, STOP_GRACE_SECONDS, NotReady, RankJvm, file_identity, start_status
 from .request import RunRequest
@@ -184,7 +185,7 @@ class MpiRanks:
                 "standard": "%d.%d" % MPI.Get_version()}
 
     def loads(self) -> dict[str, Optional[list[float]]]:
-        """Every host's load average (launching.load_average), as its ranks see it now; this
+        """Every host's load average (node.load_average), as its ranks see it now; this
         host's alone once ranks were lost."""
         mine = (self.host, load_average())
         try:

@@ -11,8 +11,8 @@ from typing import Optional, Union
 
 from . import incomplete
 from .endings import complaints
+from .jvm_diagnosis import error_reports, start_limit_line
 from .launching import ranks_on
-from .limits import error_reports, start_limit_line
 from .placement import Placement
 from .transport import NotStarted, StartLate
 
