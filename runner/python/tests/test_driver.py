@@ -16,7 +16,6 @@ from conftest import HOME
 from jiobench.model import perrank, reduce, stats
 from jiobench.run import driver, endings, incomplete, wire
 from jiobench.run.driver import FIRST, Driver, memory_refusal, error_lines, shared_file_refusal
-from jiobench.run.launching import shared_reads
 from jiobench.run.mpi import RANK_OVERHEAD_BYTES
 from jiobench.run.processes import PASSED_ON_STOP, STOP_NOTE_VARIABLE, STOP_SIGNALS
 from jiobench.run.request import RunRequest
@@ -56,20 +55,6 @@ def test_why_jvms_did_not_start_is_one_line_each_in_the_runner_s_words_or_as_an_
     assert error_lines(["Error occurred during initialization of VM\nToo small maximum heap", "",
                       "jiobench: rank 1: gone"]) == [
         "jiobench: error: Error occurred during initialization of VM Too small maximum heap", "jiobench: rank 1: gone"]
-
-
-def test_reads_that_cannot_each_take_a_different_block_are_warned_of():
-    # 3+1: the lone rank's block is read by the three others, and one of theirs by nobody.
-    assert shared_reads([3, 3, 3, 0], {"a": 3, "b": 1}) == [
-        "-C: a holds 3 of the 4 ranks, more than half, so each rank reads a block written on another node but not "
-        "each a different one: 1 block read by several ranks, 2 by none (parameters.read_block_of says whose each "
-        "rank read)"]
-    assert "2 blocks read by several ranks, 2 by none" in shared_reads([4, 5, 4, 5, 0, 1], {"a": 4, "b": 1, "c": 1})[0]
-
-
-def test_reads_that_each_take_a_different_block_or_no_reorder_say_nothing():
-    assert shared_reads([2, 3, 0, 1], {"a": 2, "b": 2}) == []
-    assert shared_reads(None, {"a": 3, "b": 1}) == []
 
 
 SHARED = {"file": "/tmp/jio.dat", "file_per_process": False}

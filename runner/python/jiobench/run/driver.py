@@ -25,7 +25,8 @@ from typing import Iterable, Optional
 from ..model import perrank, repetitions, runfile, stats
 from . import collect, incomplete, progress, runfiles, wire
 from .endings import FAILED, named, run_exit_code, stopped_line
-from .launching import files_to_empty, fork_tasks, run_environment, slurm_environment
+from .environment import run_environment, slurm_environment
+from .launching import files_to_empty, fork_tasks
 from .mpi import RANK_OVERHEAD_BYTES
 from .processes import PASSED_ON_STOP, STOP_NOTE_VARIABLE, STOP_SIGNALS
 from .request import RunRequest

@@ -41,10 +41,9 @@ from . import incomplete, mpi, wire
 from .driver import FIRST, Driver, load_writer_libraries
 from .keeper import Keeper
 from .crashreports import new_directory, remove_if_empty
-from .launching import ranks_on
 from .liveness import LOST_AFTER_SECONDS, Liveness, Lost, survivor_writing
 from .node import available_memory, crowding, load_average
-from .placement import Placement
+from .placement import Placement, ranks_on
 from .rank_jvm import LOOK_SECONDS, STOP_GRACE_SECONDS, NotReady, RankJvm, file_identity, start_status
 from .request import RunRequest
 from .rounds import FAILED, GO, NOT_READY, STOPPED, RunEnds, answers_of, start_failure, worst_ending

@@ -12,8 +12,7 @@ from typing import Optional, Union
 from . import incomplete
 from .endings import complaints
 from .jvm_diagnosis import error_reports, start_limit_line
-from .launching import ranks_on
-from .placement import Placement
+from .placement import Placement, ranks_on
 from .transport import NotStarted, StartLate
 
 # A rank's state in a round, the worse the greater: one reduction to the greatest tells every rank
