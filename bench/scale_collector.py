@@ -26,6 +26,7 @@ from typing import Iterator
 
 from jiobench.model import perrank, runfile
 from jiobench.run import collect
+from jiobench.run.progress import Printer
 
 RANKS_PER_HOST = 64
 BLOCK = 256 << 20
@@ -106,7 +107,7 @@ def measure(ranks: int, phases: int) -> dict:
     """One rank count, in this process. The seconds are the collector's (reduction, per-rank file,
     run file), apart from the making of the records."""
     with tempfile.TemporaryDirectory(prefix="jiobench-scale-") as results, open(os.devnull, "w") as quiet:
-        collector = collect.Collector(context(ranks, results), out=quiet)
+        collector = collect.Collector(context(ranks, results), Printer(quiet))
         collecting = 0.0
         for records in synthetic_phases(ranks, phases):
             started = time.monotonic()

@@ -6,7 +6,8 @@
 Runs the command and looks at every process it starts every --interval seconds, then prints, for
 each kind of process (a rank's JVM, a rank's Python launcher, the MPI launcher and its daemons,
 jiobench run itself), how many there were and the most threads one of them held, and the most
-threads the whole run held at once: the figures limits.py's thread check counts per rank.
+threads the whole run held at once: the figures run/threads.py holds, which limits.py's thread check
+counts per rank.
 """
 from __future__ import annotations
 

@@ -5,6 +5,7 @@ import contextlib
 import json
 import os
 import re
+import resource
 import shlex
 import shutil
 import signal
@@ -19,8 +20,8 @@ from typing import Optional, Sequence
 import pytest
 
 from jiobench.model import perrank
-from jiobench.run import processes
-from jiobench.run.launching import available_memory
+from jiobench.run import node, processes
+from jiobench.run.node import ThreadLimit, available_memory
 
 HOME = Path(__file__).resolve().parents[3]
 JIOBENCH = HOME / "bin" / "jiobench"
@@ -371,3 +372,46 @@ def modern_java() -> Optional[str]:
         if version and int(version.group(1)) >= 22 and java.is_file():
             return str(java)
     return None
+
+
+@pytest.fixture
+def thread_limits(monkeypatch) -> list:
+    """A node of known thread limits (jiobench.run.node.thread_limits), nothing of this one's read:
+    what the check before launch and the line after a failure see."""
+    found: list[ThreadLimit] = []
+    monkeypatch.setattr(node, "thread_limits", lambda: iter(found))
+    return found
+
+
+def nproc(limit: int, in_use: int, hard: int = resource.RLIM_INFINITY) -> ThreadLimit:
+    """The processes limit (ulimit -u) as the node's thread limits list it."""
+    return ThreadLimit("the processes limit (ulimit -u, the threads of all this user's processes)", f"ulimit -u {limit}",
+                       limit, in_use, "ulimit -u", hard)
+
+
+@contextlib.contextmanager
+def pids_cgroup(limit: int):
+    """A cgroup of its own whose pids.max is `limit` (cgroup v1's pids hierarchy, or v2's root
+    where it hands the pids controller down), and the prefix that runs a command in it."""
+    for root in (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup")):
+        v1 = (root / "tasks").exists() and (root / "cgroup.clone_children").exists()
+        v2 = "pids" in (node.read_text(root / "cgroup.subtree_control") or "").split()
+        if v1 or v2:
+            break
+    else:
+        pytest.skip("needs a pids cgroup controller to make a cgroup in")
+    group = root / f"jiobench-test-{os.getpid()}"
+    try:
+        group.mkdir()
+        (group / "pids.max").write_text(f"{limit}\n")
+    except OSError as refused:
+        pytest.skip(f"cannot make a cgroup here: {refused}")
+    try:
+        yield ["sh", "-c", f'echo $$ > {group}/cgroup.procs && exec "$@"', "sh"]
+    finally:
+        for _ in range(50):
+            try:
+                group.rmdir()
+                break
+            except OSError:
+                time.sleep(0.1)  # its last processes are being reaped

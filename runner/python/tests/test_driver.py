@@ -14,9 +14,8 @@ import pytest
 
 from conftest import HOME
 from jiobench.model import perrank, reduce, stats
-from jiobench.run import collect, driver, endings, wire
+from jiobench.run import driver, endings, incomplete, wire
 from jiobench.run.driver import FIRST, Driver, memory_refusal, error_lines, shared_file_refusal
-from jiobench.run.launching import shared_reads
 from jiobench.run.mpi import RANK_OVERHEAD_BYTES
 from jiobench.run.processes import PASSED_ON_STOP, STOP_NOTE_VARIABLE, STOP_SIGNALS
 from jiobench.run.request import RunRequest
@@ -56,20 +55,6 @@ def test_why_jvms_did_not_start_is_one_line_each_in_the_runner_s_words_or_as_an_
     assert error_lines(["Error occurred during initialization of VM\nToo small maximum heap", "",
                       "jiobench: rank 1: gone"]) == [
         "jiobench: error: Error occurred during initialization of VM Too small maximum heap", "jiobench: rank 1: gone"]
-
-
-def test_reads_that_cannot_each_take_a_different_block_are_warned_of():
-    # 3+1: the lone rank's block is read by the three others, and one of theirs by nobody.
-    assert shared_reads([3, 3, 3, 0], {"a": 3, "b": 1}) == [
-        "-C: a holds 3 of the 4 ranks, more than half, so each rank reads a block written on another node but not "
-        "each a different one: 1 block read by several ranks, 2 by none (parameters.read_block_of says whose each "
-        "rank read)"]
-    assert "2 blocks read by several ranks, 2 by none" in shared_reads([4, 5, 4, 5, 0, 1], {"a": 4, "b": 1, "c": 1})[0]
-
-
-def test_reads_that_each_take_a_different_block_or_no_reorder_say_nothing():
-    assert shared_reads([2, 3, 0, 1], {"a": 2, "b": 2}) == []
-    assert shared_reads(None, {"a": 3, "b": 1}) == []
 
 
 SHARED = {"file": "/tmp/jio.dat", "file_per_process": False}
@@ -240,7 +225,7 @@ def test_a_stop_keeps_the_phases_completed_before_and_exits_128_and_the_signal(s
     phase = "calibrate write fork 1 rep 2"
     code, transport = scripted.drive(*scripted.started(), *scripted.measured(3),
                                      lambda _: signal.raise_signal(signal.SIGTERM),
-                                     Ended(collect.stop("SIGTERM", f"stopped by SIGTERM during {phase}", 0, phase)))
+                                     Ended(incomplete.stop("SIGTERM", f"stopped by SIGTERM during {phase}", 0, phase)))
     assert code == 128 + signal.SIGTERM
     assert transport.stops == ["SIGTERM"], "the stop is passed on to the JVMs"
     assert capsys.readouterr().err.splitlines() == [
@@ -253,7 +238,7 @@ def test_a_stop_keeps_the_phases_completed_before_and_exits_128_and_the_signal(s
 
 def test_a_stop_before_the_first_phase_writes_no_run_file(scripted, capsys):
     code, transport = scripted.drive(lambda _: signal.raise_signal(signal.SIGINT),
-                                     Ended(collect.stop("SIGINT", "stopped by SIGINT"), created=scripted.created))
+                                     Ended(incomplete.stop("SIGINT", "stopped by SIGINT"), created=scripted.created))
     out, err = capsys.readouterr()
     assert (code, out, transport.stop_said) == (128 + signal.SIGINT, "", 1)
     assert err.splitlines() == ["jiobench: stopped by SIGINT before any phase; no run file was written"]
@@ -264,7 +249,7 @@ def test_a_stop_before_the_first_phase_writes_no_run_file(scripted, capsys):
                                      "rank 1 on vm stopped answering for 10 s during calibrate read fork 1 rep 2 "
                                      "(a node lost, or its launcher killed)"], ids=["failure", "lost-rank"])
 def test_a_failure_or_a_lost_rank_keeps_the_phases_completed_before_and_exits_1(scripted, capsys, message):
-    failed = collect.failure(message, 1, "calibrate read fork 1 rep 2")
+    failed = incomplete.failure(message, 1, "calibrate read fork 1 rep 2")
     code, _ = scripted.drive(*scripted.started(), *scripted.measured(2), Ended(failed))
     assert code == 1
     assert capsys.readouterr().err.splitlines() == [
@@ -279,8 +264,8 @@ def test_a_rank_that_survives_lost_rank_0_writes_the_run_file_from_the_phases_it
                                                                                           monkeypatch):
     monkeypatch.setattr(driver, "RANK_0_FIRST_SECONDS", 0)
     phase = "calibrate read fork 1 rep 1"
-    lost = collect.failure(f"rank 0 on vm stopped answering for 10 s during {phase} (a node lost, or its launcher "
-                           "killed)", phase=phase)
+    lost = incomplete.failure(f"rank 0 on vm stopped answering for 10 s during {phase} (a node lost, or its "
+                              "launcher killed)", phase=phase)
 
     def rank_0_lost(transport):
         transport.writes_as = 1  # as MpiRanks picks a survivor, on a node none of the lost ranks was on

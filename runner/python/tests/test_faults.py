@@ -23,6 +23,7 @@ from conftest import (EVERY_LAUNCH_PATH, JIOBENCH, KILLED_LAUNCHER_AFTER, KILLED
                       records, wait_until_dead)
 from jiobench.model import perrank, reduce
 from jiobench.run import collect
+from jiobench.run.progress import Silent
 
 pytestmark = pytest.mark.runs
 
@@ -457,11 +458,10 @@ def test_a_run_file_that_no_directory_can_hold_follows_on_standard_error(jiobenc
     context = dict({key: environment[key] for key in ("ranks", "launcher", "command_line", "mpi", "ranks_per_host")},
                    environment=environment, started=run["started"], run_id=run["run_id"],
                    parameters=dict(run["parameters"], results=str(results)))
-    with open(os.devnull, "w") as quiet:
-        collector = collect.Collector(context, out=quiet)
-        for start in range(0, len(records), 2):
-            collector.phase(records[start:start + 2])
-        assert collector.finish() is None
+    collector = collect.Collector(context, Silent())
+    for start in range(0, len(records), 2):
+        collector.phase(records[start:start + 2])
+    assert collector.finish() is None
     stderr = capsys.readouterr().err
     # The per-rank file, which no row group reached, takes the run file with it: neither place holds them.
     assert f"jiobench: error: cannot write the per-rank file in {results} (No space left on device), which the run " \

@@ -7,7 +7,8 @@ import os
 import pytest
 
 from conftest import HOME
-from jiobench.run import filesystems, launching
+from jiobench.run import filesystems
+from jiobench.run.environment import run_environment
 
 STAND_INS = HOME / "runner" / "src" / "test" / "stand-ins"
 
@@ -38,7 +39,7 @@ def test_stripe_options_on_a_lustre_file_that_was_there_before_are_said_to_chang
                   "stripe_count": 8, "stripe_size": None, "approaches": ["raw-bytes"]}
     ready = {"parameters": parameters, "created": [str(target)] if created else [],
              "environment": {"filesystem": {"path": str(tmp_path), "type": "lustre"}, "jvm": {"version": "17"}}}
-    environment, warnings = launching.run_environment(ready, {"node1": 2})
+    environment, warnings = run_environment(ready, {"node1": 2})
     assert environment["filesystem"]["layout"]["stripe_count"] == 4, "what lfs getstripe says the file has"
     assert warnings == ([] if created else [
         f"--stripe-count, --stripe-size and --object-size apply to a file the run creates: {target} existed, and "

@@ -49,6 +49,6 @@ def test_an_import_upward_or_sideways_is_refused():
 def test_the_script_prints_the_graph_and_its_verdict():
     done = subprocess.run([sys.executable, str(SCRIPT)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout
-    assert "jiobench.run.collect: jiobench.model.perrank, jiobench.model.reduce," in done.stdout
+    assert "jiobench.run.phases: jiobench.model.reduce, jiobench.model.repetitions\n" in done.stdout
     dot = subprocess.run([sys.executable, str(SCRIPT), "--dot"], capture_output=True, text=True, timeout=60)
-    assert dot.stdout.startswith("digraph jiobench {") and '"jiobench.run.rank" -> "jiobench.run.collect";' in dot.stdout
+    assert dot.stdout.startswith("digraph jiobench {") and '"jiobench.run.driver" -> "jiobench.run.collect";' in dot.stdout

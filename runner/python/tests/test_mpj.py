@@ -16,6 +16,7 @@ import pytest
 from conftest import HOME, JIOBENCH, Run, assert_at_calibrated_rate, not_of_the_heap, per_rank, wait_until_dead
 from jiobench.model import reduce, runfile
 from jiobench.run import collect, mpj, mpj_daemon, mpj_install, mpj_job, wire
+from jiobench.run.progress import Silent
 from jiobench.run.request import RunRequest
 
 pytestmark = pytest.mark.runs
@@ -196,11 +197,10 @@ def test_the_mpi4py_path_and_the_mpj_path_reduce_records_with_the_same_code(jiob
                "environment": mpj_file["environment"], "ranks_per_host": mpj_file["environment"]["ranks_per_host"],
                "ranks": 2, "launcher": "mpirun", "command_line": [], "mpi": {}, "started": runfile.now(),
                "run_id": "again", "hosts": mpj_file["environment"]["hosts"]}
-    with open(os.devnull, "w") as quiet:
-        collector = collect.Collector(context, out=quiet)
-        for start in range(0, len(mpj_records), 2):
-            collector.phase(mpj_records[start:start + 2])
-        again = json.loads(Path(collector.finish()).read_text())
+    collector = collect.Collector(context, Silent())
+    for start in range(0, len(mpj_records), 2):
+        collector.phase(mpj_records[start:start + 2])
+    again = json.loads(Path(collector.finish()).read_text())
     assert_close(again["phases"], mpj_file["phases"])
     # A standard deviation of rates alike is a difference of them: their 7 digits, not its own.
     assert_close(again["summary"], mpj_file["summary"], absolute=1e-4)

@@ -17,7 +17,8 @@ import pytest
 
 from conftest import HOME
 from jiobench.model import perrank, reduce
-from jiobench.run import collect
+from jiobench.run import collect, incomplete
+from jiobench.run.progress import Silent
 
 sys.path.insert(0, str(HOME / "bench"))
 try:
@@ -29,7 +30,7 @@ RANKS, PHASES = 5, 6
 
 
 def collector_of(tmp_path: Path) -> collect.Collector:
-    return collect.Collector(context(RANKS, str(tmp_path / "results")), out=open(os.devnull, "w"))
+    return collect.Collector(context(RANKS, str(tmp_path / "results")), Silent())
 
 
 def files_of(tmp_path: Path) -> list[str]:
@@ -82,7 +83,8 @@ def test_a_run_ended_early_leaves_a_per_rank_file_of_exactly_the_phases_its_json
     collector = collector_of(tmp_path)
     for records in list(synthetic_phases(RANKS, PHASES))[:completed]:
         collector.phase(records)
-    run_path = Path(collector.finish(collect.stop("SIGTERM", "stopped by SIGTERM", 0, "raw-bytes write fork 1 rep 2")))
+    ending = incomplete.stop("SIGTERM", "stopped by SIGTERM", 0, "raw-bytes write fork 1 rep 2")
+    run_path = Path(collector.finish(ending))
     run = json.loads(run_path.read_text())
     assert run["incomplete"]["signal"] == "SIGTERM" and len(run["phases"]) == completed
     records = perrank.frame(run_path)
@@ -100,7 +102,7 @@ def test_a_rank_that_got_only_the_phases_writes_a_run_file_without_a_per_rank_fi
     phases = [reduce.reduce_phase(records, 0.5) for records in synthetic_phases(RANKS, PHASES)]
     for phase in phases:
         collector.add_phase(phase)
-    run_path = Path(collector.finish(collect.failure("ranks 0 on node00000 stopped answering")))
+    run_path = Path(collector.finish(incomplete.failure("ranks 0 on node00000 stopped answering")))
     run = json.loads(run_path.read_text())
     assert run["phases"] == phases and run["per_rank_file"] is None and run["per_rank_rows"] is None
     assert run["warnings"][-1].startswith("no per-rank file: the ranks' records went to rank 0, which was lost")
@@ -158,7 +160,7 @@ def test_records_beyond_a_row_group_that_no_file_holds_are_lost_and_said(tmp_pat
 def test_the_json_does_not_grow_with_the_ranks(tmp_path):
     sizes = []
     for ranks in (4, 40):
-        collector = collect.Collector(context(ranks, str(tmp_path / str(ranks))), out=open(os.devnull, "w"))
+        collector = collect.Collector(context(ranks, str(tmp_path / str(ranks))), Silent())
         for records in synthetic_phases(ranks, PHASES):
             collector.phase(records)
         sizes.append(Path(collector.finish()).stat().st_size)

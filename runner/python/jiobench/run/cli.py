@@ -20,7 +20,7 @@ from ..launchpaths import DEFAULT, LAUNCH_PATHS, is_mpj
 from ..model import runfile
 from ..paths import HOME, JAR
 from . import limits, mpi, mpj, supervisor
-from .launching import available_memory
+from .node import available_memory
 from .processes import STOP_SIGNALS
 from .request import ALL, AUTO, RunRequest
 

@@ -24,9 +24,10 @@ from typing import Iterable, Optional
 
 from ..exitcode import ExitCode
 from ..model import perrank, repetitions, runfile, stats
-from . import collect, runfiles, wire
+from . import collect, incomplete, progress, runfiles, wire
 from .endings import named, run_exit_code, stopped_line
-from .launching import files_to_empty, fork_tasks, run_environment, slurm_environment
+from .environment import run_environment, slurm_environment
+from .launching import files_to_empty, fork_tasks
 from .mpi import RANK_OVERHEAD_BYTES
 from .processes import PASSED_ON_STOP, STOP_NOTE_VARIABLE, STOP_SIGNALS
 from .request import RunRequest
@@ -239,7 +240,7 @@ class Driver:
                 case PhaseReduced() if self.collector is not None:
                     self.collector.add_phase(event.phase)
                 case RepeatAsked() if self.collector is not None and self.writes():
-                    reply = self.collector.another_repetition(event.fork, event.approaches)
+                    reply = self.collector.phases.another_repetition(event.fork, event.approaches)
                 case Finished():
                     self.problems += event.messages
                     return event.exit
@@ -302,7 +303,7 @@ class Driver:
         self.started = True
         context = run_context(self.request, event.ready, self.transport.hosts, self.transport.mpi(),
                               self.load_average, event.run_id)
-        self.collector = collect.Collector(context, sys.stdout if self.writes() else open(os.devnull, "w"))
+        self.collector = collect.Collector(context, progress.Printer(sys.stdout) if self.writes() else progress.Silent())
         if self.writes():
             # Before the first phase, not between two of them. The statistics' scipy, a second of
             # CPU to load, only where an interval can come of the run.
@@ -323,14 +324,14 @@ class Driver:
         elif self.ending is None:
             text = "; ".join(messages)
             # Where no one rank failed alone, the ranks that did are named in the text, if any is.
-            self.ending = collect.failure(text if rank is not None else f"failed during {label}: {text}", rank, label)
+            self.ending = incomplete.failure(text if rank is not None else f"failed during {label}: {text}", rank, label)
 
     def next_task(self) -> Optional[str]:
         """The next fork; under -i auto, once the planned ones ran, those the collector adds (the
         same on every rank)."""
         task = next(self.tasks, None)
         if task is None and repetitions.Rule.of(self.parameters):
-            agreed = self.transport.agree(self.collector.forks_to_add() if self.collector and self.writes() else None)
+            agreed = self.transport.agree(self.collector.phases.forks_to_add() if self.collector and self.writes() else None)
             if not isinstance(agreed, Agreed):
                 self.ending = self.ending or agreed.ending
                 return None
@@ -371,7 +372,7 @@ class Driver:
             code = max(code, self.run_task(task, task_label(self.parameters, task)))
         self.load_average["end"] = self.transport.loads()
         if self.collector is not None and self.writes() and not self.written_by_rank_0():
-            self.collector.out = sys.stdout  # a rank that survived lost ones writes in their stead
+            self.collector.printer = progress.Printer(sys.stdout)  # a rank that survived lost ones writes in their stead
             self.write_run_file(self.ending)
             for text in self.problems:
                 print(f"jiobench: error: {text}", file=sys.stderr)
@@ -403,6 +404,6 @@ class Driver:
     def abandon(self, message: str) -> None:
         """The run cannot go on (its launcher is gone): what it measured stays, what it created goes."""
         if self.collector is not None and self.writes():
-            self.write_run_file(collect.stop(None, message))
+            self.write_run_file(incomplete.stop(None, message))
         self.remove_created()
 

@@ -1,23 +1,21 @@
 """What this node's process limits and locale must allow before any rank starts: below them the
 MPI launcher, a rank or a JVM fails in its own words (a segmentation fault, a wait for the
 start-up deadline, an hs_err file in the working directory, an exception about a path), none of
-which names the cause. Each is said here in one line instead; and where the JVMs failed to start
-all the same (a limit reached by others meanwhile, or on a node this one cannot see),
-`start_limit_line` names the limit from what they printed."""
+which names the cause. Each is said here in one line instead; where the JVMs failed to start all
+the same, `jiobench.run.jvm_diagnosis` names the limit from what they printed."""
 from __future__ import annotations
 
-import math
 import os
 import re
 import resource
 import subprocess
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Iterator, Mapping, Optional, Sequence
+from typing import Mapping, Optional, Sequence
 
 from .. import vocabulary
 from ..errors import UsageError
-from .launching import available_memory
+from . import node
+from .jvm_diagnosis import MEMORY_FAILURES, THREAD_FAILURES, said
+from .threads import LAUNCHER_THREADS, NODE_THREADS, threads_per_rank
 
 # Descriptors: the MPI launcher keeps pipes and sockets for each rank it starts (measured with
 # Open MPI 4.1: 2 ranks start at 40 and not at 28, 4 at 48 and not 40, 8 at 64 and not 56), a
@@ -168,180 +166,13 @@ def check_utf8(runner_args: Sequence[str]) -> None:
                              "JVM cannot name faithfully: rename the file or directory")
 
 
-# Threads at their most, measured with bench/threads.py (Open MPI 4.1, JDK 17, -a all and
-# calibrate, 1 and 8 ranks): a rank's Python launcher holds 6 to 8 (its main thread, MPI's, the
-# relays of its JVM's output, the liveness watch); its JVM 19 to 21 sized for two processors
-# (HotSpot's VM thread, compilers, G1's service, marker and refinement threads, the Java system
-# threads, the runner's own; one more since, the watch of the JVM's stalls), more for more processors, as G1 starts workers while its heap
-# grows: 24 to 33 for 16 processors, where HotSpot allows 13 workers (ParallelGCThreads), which
-# the estimate counts in full. mpirun, its helpers, jiobench run and its guardian hold 10.
-LAUNCHER_THREADS = 8
-JVM_THREADS_AT_TWO_PROCESSORS = 22
-NODE_THREADS = 16
-# Capabilities that exempt a process from the per-user process limit (capability(7): 21 is
-# CAP_SYS_ADMIN, 24 CAP_SYS_RESOURCE), as they exempt root.
-NPROC_EXEMPT_CAPABILITIES = (1 << 21) | (1 << 24)
-
-
-def gc_workers(processors: int) -> int:
-    """HotSpot's ParallelGCThreads for a JVM of that many processors: one each up to 8, then 5 for
-    every 8 more."""
-    return processors if processors <= 8 else 8 + (processors - 8) * 5 // 8
-
-
-def threads_per_rank(processors: int) -> int:
-    """The most threads a rank holds: its launcher and its JVM of that many processors."""
-    return LAUNCHER_THREADS + JVM_THREADS_AT_TWO_PROCESSORS + gc_workers(processors) - gc_workers(2)
-
-
-def unescaped(path: str) -> str:
-    """A path of /proc/self/mountinfo, where a space is \\040."""
-    return re.sub(r"\\([0-7]{3})", lambda octal: chr(int(octal.group(1), 8)), path)
-
-
-def cgroup_dirs(controller: str) -> list[Path]:
-    """This process's cgroup directories under the controller that exist, its own first."""
-    try:
-        memberships = Path("/proc/self/cgroup").read_text()
-        mounts = Path("/proc/self/mountinfo").read_text()
-    except OSError:
-        return []
-    return [directory for directory in cgroup_paths(controller, memberships, mounts) if directory.is_dir()]
-
-
-def cgroup_paths(controller: str, memberships: str, mounts: str) -> list[Path]:
-    """The directories of a process's cgroup under the controller, from its /proc/PID/cgroup and
-    /proc/PID/mountinfo: in cgroup v2's one tree or v1's hierarchy of that controller, its own
-    first, then each parent up to the mount's root, as a limit of any of them holds for it."""
-    found = []
-    for mount in mounts.splitlines():
-        fields = mount.split()
-        if "-" not in fields[6:]:
-            continue
-        after = fields.index("-", 6)
-        fstype, super_options = fields[after + 1], fields[after + 3].split(",") if len(fields) > after + 3 else []
-        for membership in memberships.splitlines():
-            hierarchy, controllers, path = (membership.split(":", 2) + ["", ""])[:3]
-            if not ((fstype == "cgroup2" and hierarchy == "0" and not controllers)
-                    or (fstype == "cgroup" and controller in controllers.split(",") and controller in super_options)):
-                continue
-            root, point = unescaped(fields[3]), Path(unescaped(fields[4]))
-            # A container sees its own cgroup as the mount's root (a namespace, or a bind mount of it).
-            inside = path[len(root):] if path.startswith(root) else path
-            directory = point / inside.lstrip("/")
-            while True:
-                found.append(directory)
-                if directory == point:
-                    break
-                directory = directory.parent
-    return found
-
-
-def read_text(path) -> Optional[str]:
-    try:
-        return Path(path).read_text().strip()
-    except OSError:
-        return None
-
-
-def cpu_quota() -> Optional[float]:
-    """The processors this process's cgroups allow it over time (cpu.max, or v1's CFS quota), the
-    tightest of its cgroup and their parents; None where none is set."""
-    quotas = []
-    for directory in cgroup_dirs("cpu"):
-        pair = (read_text(directory / "cpu.max") or "").split()
-        if len(pair) != 2:
-            pair = [read_text(directory / "cpu.cfs_quota_us") or "", read_text(directory / "cpu.cfs_period_us") or ""]
-        quota, period = pair
-        if quota.isdigit() and period.isdigit() and int(period) > 0:
-            quotas.append(int(quota) / int(period))
-    return min(quotas, default=None)
-
-
-def cpus_available() -> int:
-    """The processors this process may run on, as the JVM counts them: its CPU affinity (which a
-    cgroup's cpuset, Slurm's allocation and taskset narrow), no more than its cgroups' CPU quota."""
-    cpus = len(os.sched_getaffinity(0))
-    quota = cpu_quota()
-    return cpus if quota is None else max(1, min(cpus, math.ceil(quota)))
-
-
-@dataclass(frozen=True)
-class ThreadLimit:
-    """A limit on this node's threads: the processes of the user, of a cgroup, or of the kernel."""
-    name: str  # as the one line says it
-    short: str  # as a list of limits says it
-    limit: int
-    in_use: int
-    remedy: str
-    hard: Optional[int] = None  # the most the user may raise it to (ulimit -u's hard limit)
-
-    def remedy_for(self, need: int) -> str:
-        if self.hard is None:
-            return self.remedy
-        if self.hard == resource.RLIM_INFINITY or self.hard >= self.in_use + need:
-            return f"raise it ({self.remedy} {self.in_use + need})"
-        return f"its hard limit is {self.hard}: run fewer ranks on this node, or ask for a higher limit"
-
-    @property
-    def free(self) -> int:
-        return self.limit - self.in_use
-
-
-def nproc_exempt() -> bool:
-    """Root, and a process with CAP_SYS_ADMIN or CAP_SYS_RESOURCE, may exceed ulimit -u."""
-    if os.getuid() == 0:
-        return True
-    for line in (read_text("/proc/self/status") or "").splitlines():
-        if line.startswith("CapEff:"):
-            return bool(int(line.split()[1], 16) & NPROC_EXEMPT_CAPABILITIES)
-    return False
-
-
-def user_threads(uid: int) -> int:
-    """The threads of every process of this real user on this node: what ulimit -u counts."""
-    count = 0
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            fields = dict(line.split(":", 1) for line in (read_text(f"/proc/{entry.name}/status") or "").splitlines()
-                          if ":" in line)
-            if fields.get("Uid", "").split()[:1] == [str(uid)]:
-                count += int(fields.get("Threads", "1"))
-    return count
-
-
-def node_tasks() -> Optional[int]:
-    """The threads of every process on this node (the kernel's tasks, each holding a PID)."""
-    fields = (read_text("/proc/loadavg") or "").split()
-    return int(fields[3].split("/")[1]) if len(fields) > 3 and "/" in fields[3] else None
-
-
-def thread_limits() -> Iterator[ThreadLimit]:
-    """The limits on this node's threads that hold for this process and the ranks it starts."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NPROC)
-    if soft != resource.RLIM_INFINITY and not nproc_exempt():
-        yield ThreadLimit("the processes limit (ulimit -u, the threads of all this user's processes)",
-                          f"ulimit -u {soft}", soft, user_threads(os.getuid()), "ulimit -u", hard)
-    for directory in cgroup_dirs("pids"):
-        limit, current = read_text(directory / "pids.max"), read_text(directory / "pids.current")
-        if limit and limit.isdigit() and current and current.isdigit():
-            yield ThreadLimit(f"the cgroup's process limit ({directory}/pids.max)", f"pids.max {limit} of {directory}",
-                              int(limit), int(current), "run fewer ranks on this node, or ask for a higher limit")
-    tasks = node_tasks()
-    for name in ("threads-max", "pid_max"):
-        value = read_text(f"/proc/sys/kernel/{name}")
-        if tasks is not None and value and value.isdigit():
-            yield ThreadLimit(f"the kernel's limit kernel.{name} (/proc/sys/kernel/{name})", f"kernel.{name} {value}",
-                              int(value), tasks, "run fewer ranks on this node, or ask its administrator to raise it")
-
-
 def check_threads(ranks_here: int, processors: int) -> None:
     """Whether the threads of `ranks_here` ranks, their JVMs sized for `processors` processors,
     fit under every limit on this node's threads: beyond one, JVMs fail to start their threads,
     each with a dump of its own."""
     per_rank = threads_per_rank(processors)
     need = NODE_THREADS + ranks_here * per_rank
-    for limit in thread_limits():
+    for limit in node.thread_limits():
         if need <= limit.free:
             continue
         fit = max(0, (limit.free - NODE_THREADS) // per_rank)
@@ -364,89 +195,5 @@ def check(ranks_here: Optional[int], java: str, jvm_args: Sequence[str], runner_
         check_descriptors(ranks_here)
         if processors is not None:
             check_threads(ranks_here, processors)
-    check_address_space(java, jvm_args, processors or cpus_available())
+    check_address_space(java, jvm_args, processors or node.cpus_available())
     check_path_encoding(runner_args, os.environ)
-
-
-# What JVMs print when a limit stops them at their start (JDK 17's own words, provoked under
-# prlimit, ulimit and cgroups: runner/python/tests/test_limits.py holds them), and what Python
-# says when the launcher cannot start its JVM. A GC thread that cannot start is also "insufficient
-# memory" in HotSpot's words: threads are looked for first.
-THREAD_FAILURES = re.compile("|".join([
-    r"pthread_create failed \(EAGAIN\)", r"unable to create native thread", r"Cannot create (worker GC|VM) thread",
-    r"Could not create \w*Thread\b", r"cannot start .*: Resource temporarily unavailable", r"can't start new thread"]))
-DESCRIPTOR_FAILURES = re.compile(r"Too many open files|cannot open shared object file: Error 24|EMFILE")
-MEMORY_FAILURES = re.compile("|".join([
-    r"There is insufficient memory for the Java Runtime Environment", r"Could not reserve enough space",
-    r"Could not allocate compressed class space", r"Native memory allocation \((mmap|malloc)\) failed",
-    r"Failed to reserve memory", r"Cannot allocate memory", r"errno=12"]))
-
-
-def said(texts: Sequence[str], failure: re.Pattern) -> tuple[int, str]:
-    """How many of the texts show the failure, and the line of the first that says it best."""
-    matching = [text for text in texts if failure.search(text)]
-    if not matching:
-        return 0, ""
-    lines = [vocabulary.DECORATION.sub("", line).strip() for line in matching[0].splitlines()]
-    said_lines = [line for line in lines if failure.search(line)]
-    # HotSpot's own line on the cause ("Cannot create worker GC thread. Out of system resources.")
-    # rather than its headline ("There is insufficient memory ...").
-    return len(matching), (said_lines[-1] if said_lines else lines[0])
-
-
-def start_limit_line(texts: list[str]) -> Optional[str]:
-    """One line naming the limit that kept JVMs from starting, from what they printed (one text
-    per JVM that failed), or None where none of them ran into a limit."""
-    def jvms(count: int, did: str) -> str:
-        return f"a JVM {did.format(its='its')}" if count == 1 else f"{count} JVMs {did.format(its='their')}"
-
-    address_space, _ = resource.getrlimit(resource.RLIMIT_AS)
-
-    def address_space_line(count: int, did: str, line: str) -> str:
-        return (f"jiobench: error: {jvms(count, did)} ({line}): the virtual memory limit (ulimit -v) is "
-                f"{address_space >> 10} KiB, which each JVM's heap, class space, code cache and thread stacks all "
-                "count against; give each JVM a smaller heap (--jvm-args=-Xmx...), or lift the limit (ulimit -v "
-                "unlimited)")
-
-    count, line = said(texts, THREAD_FAILURES)
-    if count:
-        tightest = sorted(thread_limits(), key=lambda limit: limit.free)
-        # A thread's stack is address space too: under ulimit -v, with threads to spare, it is
-        # the address space that ran out.
-        if address_space != resource.RLIM_INFINITY and all(
-                limit.free >= threads_per_rank(cpus_available()) for limit in tightest):
-            return address_space_line(count, "could not start {its} threads", line)
-        listed = ", ".join(f"{limit.short} ({limit.in_use} in use)" for limit in tightest) or "none found"
-        return (f"jiobench: error: {jvms(count, 'could not start {its} threads')} ({line}): a limit on this node's "
-                f"threads or processes is reached, the tightest first: {listed}; run fewer ranks on this node, "
-                "size their JVMs smaller (--jvm-cpus 2), or raise the limit")
-    count, line = said(texts, DESCRIPTOR_FAILURES)
-    if count:
-        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-        return (f"jiobench: error: {jvms(count, 'ran out of file descriptors')} ({line}): the open-files limit "
-                f"(ulimit -n) is {limit_text(soft)} (hard limit {limit_text(hard)}); raise it, or run fewer ranks "
-                "on this node")
-    count, line = said(texts, MEMORY_FAILURES)
-    if count:
-        if address_space != resource.RLIM_INFINITY:
-            return address_space_line(count, "could not reserve {its} memory", line)
-        available = available_memory()
-        where = (f"this node has {available / 2 ** 30:.1f} GiB available" if available is not None
-                 else "this node's memory is spent")
-        return (f"jiobench: error: {jvms(count, 'could not reserve {its} memory')} ({line}): {where}; give each JVM a "
-                "smaller heap (--jvm-args=-Xmx...), or run fewer ranks on this node")
-    return None
-
-
-# HotSpot's last words where it wrote a report (hs_err).
-ERROR_REPORT = re.compile(r"An error report file with more information is saved as:\s*\n#\s*(\S+)")
-
-
-def error_reports(texts: Sequence[str]) -> list[str]:
-    """The crash reports (hs_err) the JVMs named in what they printed: those of JVMs that a limit
-    kept from starting say nothing the one line does not, and may go."""
-    return [match.group(1) for text in texts for match in ERROR_REPORT.finditer(text)]
-
-
-def limit_text(value: int) -> str:
-    return "unlimited" if value == resource.RLIM_INFINITY else str(value)

@@ -23,13 +23,13 @@ from ..errors import error
 from ..exitcode import ExitCode
 from ..launchpaths import MPJ_DEVICES
 from ..model import runfile
-from . import collect, wire
+from . import incomplete, wire
 from .driver import FIRST, Driver
 from .endings import complaints, named
-from .launching import available_memory, load_average
 from .mpj_daemon import DAEMON_PORT, PORT_MANAGER_PORT, STARTER_PORT, Daemon, DaemonFailed, free_ports, listening
 from .mpj_install import configuration, missing, private_home, run_home
 from .mpj_job import JobBroken, JobStopped, MpjJob, RanksLate, same_host
+from .node import available_memory, load_average
 from .request import RunRequest
 from .startup import StartDeadline
 from .transport import Agreed, Ended, Finished, NotStarted, PhaseRecords, Ready, Started, StartLate, TaskEvents
@@ -146,7 +146,7 @@ class MpjRanks:
         self.stopped.set()
 
     def stopped_event(self) -> Ended:
-        return Ended(collect.stop(self.stop_signal, f"stopped by {self.stop_signal}"))
+        return Ended(incomplete.stop(self.stop_signal, f"stopped by {self.stop_signal}"))
 
     def agree(self, value) -> Union[Agreed, Ended]:
         return self.stopped_event() if self.stopped.is_set() else Agreed(value)
@@ -208,7 +208,7 @@ class MpjRanks:
         except JobBroken as broken:
             job.end()
             if ready is not None:
-                yield Ended(collect.failure(str(broken)))
+                yield Ended(incomplete.failure(str(broken)))
                 return
             job.say_held()
             yield NotStarted(exit=ExitCode.FAILED, messages=[str(broken)])

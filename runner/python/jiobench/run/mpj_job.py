@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Iterator, Optional
 
 from . import wire
-from .launching import ranks_on
 from .mpj_daemon import Daemon
+from .placement import ranks_on
 from .processes import alive, descendants_of, kill
 from .startup import HeldOutput, StartDeadline
 

@@ -1,4 +1,5 @@
-"""Which node each rank of a run is on, kept in the size of the node count, not the rank count.
+"""Which node each rank of a run is on, kept in the size of the node count, not the rank count;
+and ranks named by their hosts, as the run's messages name them (`ranks_on`).
 
 Rank 0 hears every rank's host once, at the start; every other rank is told the placement as
 runs of ranks in a row on one node, which is what the JVMs read too ("0*2.1*2": two nodes of two
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from itertools import accumulate, groupby
-from typing import Iterator, Sequence
+from typing import Iterable, Iterator, Mapping, Sequence, Union
 
 
 class Placement:
@@ -65,3 +66,23 @@ class Placement:
         for node, count in self.runs:
             counts[self.names[node]] += count
         return counts
+
+
+def spans(numbers: list[int]) -> str:
+    """Sorted numbers as runs: 0-2, 5."""
+    runs: list[list[int]] = []
+    for number in sorted(numbers):
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    return ", ".join(f"{run[0]}-{run[-1]}" if len(run) > 2 else ", ".join(map(str, run)) for run in runs)
+
+
+def ranks_on(ranks: Iterable[int], hosts: Union[Mapping[int, str], Sequence[str]]) -> str:
+    """Ranks by host (`hosts[rank]`): 'rank 1 on vm', 'ranks 0-2 on node1; rank 5 on node2'."""
+    by_host: dict[str, list[int]] = {}
+    for rank in sorted(ranks):
+        by_host.setdefault(hosts[rank], []).append(rank)
+    return "; ".join(f"{'rank' if len(group) == 1 else 'ranks'} {spans(group)} on {host}"
+                     for host, group in by_host.items())

@@ -38,13 +38,13 @@ from mpi4py import MPI  # noqa: E402
 
 from ..exitcode import ExitCode
 from ..model import perrank, runfile
-from . import collect, mpi, wire
+from . import incomplete, mpi, wire
 from .driver import FIRST, Driver, load_writer_libraries
 from .keeper import Keeper
 from .crashreports import new_directory, remove_if_empty
-from .launching import available_memory, crowding, load_average, ranks_on
 from .liveness import LOST_AFTER_SECONDS, Liveness, Lost, survivor_writing
-from .placement import Placement
+from .node import available_memory, crowding, load_average
+from .placement import Placement, ranks_on
 from .rank_jvm import LOOK_SECONDS, STOP_GRACE_SECONDS, NotReady, RankJvm, file_identity, start_status
 from .request import RunRequest
 from .rounds import RankState, RunEnds, answers_of, start_failure, worst_ending
@@ -187,7 +187,7 @@ class MpiRanks:
                 "standard": "%d.%d" % MPI.Get_version()}
 
     def loads(self) -> dict[str, Optional[list[float]]]:
-        """Every host's load average (launching.load_average), as its ranks see it now; this
+        """Every host's load average (node.load_average), as its ranks see it now; this
         host's alone once ranks were lost."""
         mine = (self.host, load_average())
         try:
@@ -248,7 +248,7 @@ class MpiRanks:
                 self.lost_ranks = lost.ranks
                 jvm = self.jvm
                 phase = jvm.phase if jvm else None
-                self.lost = collect.failure(
+                self.lost = incomplete.failure(
                     f"{ranks_on(lost.ranks, self.hosts)} stopped answering for {LOST_AFTER_SECONDS:.0f} s"
                     + (f" {jvm.when} {phase}" if phase else "") + " (a node lost, or its launcher killed)",
                     phase=phase, when=jvm.when if jvm else "during")

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Optional, Union
 
 from . import appcds, wire
-from .limits import cpus_available
+from .node import cpus_available
 
 # --jvm-cpus: each JVM sized for its share of its node's processors, or left to count them all.
 AUTO, ALL = "auto", "all"
@@ -47,7 +47,7 @@ class RunRequest:
         """The runner as each rank starts it: java, jiobench's JVM options, the user's (which
         come later and win), the jar, the runner's options. `ranks_on_node`: the ranks of the run
         on this rank's node, which share its processors; `crash_reports`: the directory its JVMs'
-        crash reports go to (launching.crash_reports_directory)."""
+        crash reports go to (crashreports.new_directory)."""
         own = self.own_jvm_options(ranks_on_node, crash_reports)
         counted = [wire.own_options_count(len(own))] if own else []
         return [self.java, *own, *counted, *self.jvm_args, "-jar", self.jar, *self.runner_args]

@@ -7,16 +7,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+from enum import IntEnum
 from typing import Optional, Union
 
-from enum import IntEnum
-
 from ..exitcode import ExitCode
-from . import collect
+from . import incomplete
 from .endings import complaints
-from .launching import ranks_on
-from .limits import error_reports, start_limit_line
-from .placement import Placement
+from .jvm_diagnosis import error_reports, start_limit_line
+from .placement import Placement, ranks_on
 from .transport import NotStarted, StartLate
 
 
@@ -78,6 +76,6 @@ def describe_ending(rank: int, state: RankState, detail: dict) -> dict:
         message = detail["message"]
         if message.startswith(detail["phase"]):
             message = message[len(detail["phase"]):].lstrip(" :").removeprefix("on ")
-        return collect.failure(message, rank, detail["phase"], detail["when"])
+        return incomplete.failure(message, rank, detail["phase"], detail["when"])
     during = f" during {detail['phase']}" if detail.get("phase") else ""
-    return collect.stop(detail["signal"], f"stopped by {detail['signal']}{during}", rank, detail.get("phase"))
+    return incomplete.stop(detail["signal"], f"stopped by {detail['signal']}{during}", rank, detail.get("phase"))
