@@ -183,12 +183,28 @@ class MpjJob:
 
     def _stopping(self) -> None:
         """A stop was asked, which ends every JVM of the job: a rank whose JVM had ended of its own
-        before failed, and a failure says more than the stop, whichever is seen first."""
+        before failed, and a failure says more than the stop, whichever is seen first. A job whose
+        ranks finished ends its JVMs too: rank 0's word of it, not read yet, is awaited first."""
         if not self.finished:
             self._look_at_ranks()
-            if self.gone:
+            if self.gone and not self._finishes_within(GRACE_S):
                 raise JobBroken(self._cause("a rank's JVM ended in the middle of the run"))
         raise JobStopped()
+
+    def _finishes_within(self, seconds: float) -> bool:
+        """Whether rank 0 says the job finished in the output still to come, within `seconds`."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            try:
+                line = self.lines.get(timeout=POLL_S)
+            except queue.Empty:
+                continue
+            if line is None:
+                return False
+            message = wire.mpj_message(line)
+            if message is not None and message["type"] == wire.Kind.FINISHED:
+                return True
+        return False
 
     def _trouble(self, rank: Optional[int], message: str) -> None:
         """A rank says it ends before the job finished."""
