@@ -17,6 +17,9 @@ from collections import defaultdict
 
 import pytest
 
+# The fixtures and helpers every test tree shares: tests/testing.py, on pyproject.toml's pythonpath.
+pytest_plugins = ["testing"]
+
 MARKERS = {
     "runs": "starts real runs of jiobench (launchers, MPI or MPJ Express, JVMs)",
     "slurm": "a real single-node Slurm, started for the session",

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOME, JIOBENCH, Run, mounted_type, processes_naming, run_bounded
+from testing import HOME, JIOBENCH, Run, mounted_type, processes_naming, run_bounded
 from jiobench.run.processes import alive, kill
 
 pytestmark = pytest.mark.ceph

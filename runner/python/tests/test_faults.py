@@ -19,8 +19,8 @@ from typing import Optional
 
 import pytest
 
-from conftest import (EVERY_LAUNCH_PATH, JIOBENCH, KILLED_LAUNCHER_AFTER, KILLED_LAUNCHER_RUN, phases_kept_after_a_lost_rank,
-                      records)
+from testing import (EVERY_LAUNCH_PATH, JIOBENCH, KILLED_LAUNCHER_AFTER, KILLED_LAUNCHER_RUN, phases_kept_after_a_lost_rank,
+                     records)
 from jiobench.model import perrank, reduce
 from jiobench.run import collect
 

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from conftest import HOME
+from testing import HOME
 from jiobench.run import filesystems, launching
 
 STAND_INS = HOME / "runner" / "src" / "test" / "stand-ins"

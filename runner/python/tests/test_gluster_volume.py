@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import (EVERY_LAUNCH_PATH, HOME, JIOBENCH, assert_at_calibrated_rate, modern_java, mounted_type,
-                      not_of_the_heap, processes_naming)
+from testing import (EVERY_LAUNCH_PATH, HOME, JIOBENCH, assert_at_calibrated_rate, modern_java, mounted_type,
+                     not_of_the_heap, processes_naming)
 from jiobench.run.processes import alive, kill
 
 pytestmark = pytest.mark.gluster

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOME, JIOBENCH, ended
+from testing import HOME, JIOBENCH, ended
 from jiobench.errors import UsageError
 from jiobench.run import limits
 from jiobench.run.limits import ThreadLimit

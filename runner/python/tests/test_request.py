@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOME, JIOBENCH
+from testing import HOME, JIOBENCH
 from jiobench.run import appcds, crashreports, request
 from jiobench.run.request import RunRequest
 
