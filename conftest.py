@@ -1,4 +1,4 @@
-"""The tiers of the test trees (runner/python/tests, slurm/tests, analysis/tests).
+"""The tiers of the test trees (runner/python/tests, slurm/tests, analysis/tests, tests).
 
 Every test is marked by the costly things it needs (COSTLY), set here from the fixtures it uses,
 or in its module where it starts them itself, so that a part of the suite can be chosen by name:

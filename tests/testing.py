@@ -1,5 +1,5 @@
 """The fixtures and helpers every test tree shares (runner/python/tests, slurm/tests,
-analysis/tests): the checkout and bin/jiobench, real runs under mpirun with real JVMs and real
+analysis/tests, tests): the checkout and bin/jiobench, real runs under mpirun with real JVMs and real
 files, a real single-node Slurm, a virtual cluster of several nodes. A pytest plugin, which the
 root conftest.py loads (pytest_plugins): a test names its fixtures as arguments, and imports its
 helpers from here (`from testing import HOME`), never the fixtures themselves: a module that
@@ -177,6 +177,15 @@ def mounted_type(mount: Path) -> Optional[str]:
         if fields[1] == str(mount):
             return fields[2]
     return None
+
+
+def assert_a_failed_start_left_nothing(directory: Path) -> None:
+    """What a volume script's start that failed halfway leaves in its directory: nothing running or
+    mounted, and of what it made only its log and mount point."""
+    assert processes_naming(directory) == []
+    assert mounted_type(directory / "mnt") is None
+    # The marker came first, so the start's own stop acted, and removed everything it had made.
+    assert sorted(path.name for path in directory.iterdir()) == ["log", "mnt"]
 
 
 def pattern_bits(g: int, seed: int) -> int:
