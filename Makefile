@@ -97,16 +97,14 @@ test: test-deps mpi4py $(MPI_VENVS)
 	$(APPCDS)
 	$(PYTHON) -m pytest -q -n auto --dist loadgroup
 
-# The fast tier, a few minutes once `make build` has run: the Java tests, every Python test that
-# needs no Slurm, cluster, volume, fresh install or real run (conftest.py marks each by what it
-# needs), a few real runs marked smoke, and the analysis tests over the runs that
-# docs/runs/analysis-tests keeps instead of runs taken afresh; spread over the cores as `test` is.
-CHECK_TIER := smoke or not (runs or slurm or cluster or gluster or ceph or install)
-
+# The fast tier, a few minutes once `make build` has run: the Java tests, and the Python tests
+# conftest.py marks fast (every test that needs no Slurm, cluster, volume, fresh install or real
+# run, a few real runs marked smoke, and the analysis tests over the runs that
+# docs/runs/analysis-tests keeps instead of runs taken afresh); spread over the cores as `test` is.
 check: mpi4py
 	$(MVN) -q install
 	$(APPCDS)
-	$(PYTHON) -m pytest -q -n auto --dist loadgroup --kept-runs -m "$(CHECK_TIER)"
+	$(PYTHON) -m pytest -q -n auto --dist loadgroup --kept-runs -m fast
 
 clean:
 	$(MVN) -q clean

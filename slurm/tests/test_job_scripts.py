@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from runner_tests import HOME, JIOBENCH
+from testing import HOME, JIOBENCH
 
 TEMPLATES = [HOME / "slurm" / "jiobench.sbatch", *sorted((HOME / "slurm" / "templates").glob("*.sbatch"))]
 # Each would make a file named CANARY if the shell ran what it holds.

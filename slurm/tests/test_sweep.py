@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from runner_tests import (HOME, JIOBENCH, assert_at_calibrated_rate, modern_java, slurm,  # noqa: F401 (slurm: a fixture)
-                          wait_for_job)
+from testing import HOME, JIOBENCH, assert_at_calibrated_rate, modern_java, wait_for_job
 
 # MiB/s per rank: calibrate takes a second over a 4 MiB block, against which the milliseconds a
 # busy machine adds to a rank's last wake-up stay small; no warm-up, to keep the points short.

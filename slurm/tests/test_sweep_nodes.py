@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from runner_tests import JIOBENCH, ended, virtual_cluster  # noqa: F401 (virtual_cluster: a fixture)
+from testing import JIOBENCH, ended
 
 TASKS_PER_NODE = 2
 # One JVM a rank for both approaches (--forks 0): what is tested is the sweep's placement.

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from runner_tests import CLUSTER, JIOBENCH
+from testing import CLUSTER, JIOBENCH
 from test_sweep import SMALL_RUNS, manifest, sweep
 
 ONE_POINT = ("--procs", "1", "--", "-a", "raw-bytes", "-b", "4MiB", "-i", "1")

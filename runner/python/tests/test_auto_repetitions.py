@@ -4,7 +4,7 @@ import subprocess
 
 import pytest
 
-from conftest import JIOBENCH
+from testing import JIOBENCH
 
 pytestmark = pytest.mark.runs
 

@@ -15,7 +15,7 @@ from typing import Callable, Optional
 
 import pytest
 
-from conftest import EVERY_LAUNCH_PATH, JIOBENCH, plans_of_most_of_the_memory, run_bounded
+from testing import EVERY_LAUNCH_PATH, JIOBENCH, plans_of_most_of_the_memory, run_bounded
 from jiobench.paths import JAR
 from jiobench.run.mpi import RANK_OVERHEAD_BYTES
 

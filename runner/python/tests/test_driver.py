@@ -12,7 +12,7 @@ from typing import Callable, Optional, Union
 
 import pytest
 
-from conftest import HOME
+from testing import HOME
 from jiobench.model import perrank, reduce, stats
 from jiobench.run import driver, endings, incomplete, wire
 from jiobench.run.driver import FIRST, Driver, memory_refusal, error_lines, shared_file_refusal

@@ -19,8 +19,8 @@ from typing import Optional
 
 import pytest
 
-from conftest import (EVERY_LAUNCH_PATH, JIOBENCH, KILLED_LAUNCHER_AFTER, KILLED_LAUNCHER_RUN, phases_kept_after_a_lost_rank,
-                      records, wait_until_dead)
+from testing import (EVERY_LAUNCH_PATH, JIOBENCH, KILLED_LAUNCHER_AFTER, KILLED_LAUNCHER_RUN, phases_kept_after_a_lost_rank,
+                     records, wait_until_dead)
 from jiobench.model import perrank, reduce
 from jiobench.run import collect
 from jiobench.run.progress import Silent

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from conftest import HOME
+from testing import HOME
 from jiobench.run import filesystems
 from jiobench.run.environment import run_environment
 

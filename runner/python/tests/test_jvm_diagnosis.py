@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from conftest import HOME, nproc, pids_cgroup
+from testing import HOME, nproc, pids_cgroup
 from jiobench.run import jvm_diagnosis, node
 from jiobench.run.node import ThreadLimit
 

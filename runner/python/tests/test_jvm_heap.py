@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from conftest import JIOBENCH, modern_java
+from testing import JIOBENCH, modern_java
 
 pytestmark = pytest.mark.runs
 

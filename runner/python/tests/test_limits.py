@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from conftest import HOME, JIOBENCH, ended, nproc, pids_cgroup
+from testing import HOME, JIOBENCH, ended, nproc, pids_cgroup
 from jiobench.errors import UsageError
 from jiobench.run import limits
 from jiobench.run.node import ThreadLimit

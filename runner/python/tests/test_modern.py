@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from conftest import JIOBENCH, modern_java, reference_bytes, written_as_the_independent_writer
+from testing import JIOBENCH, modern_java, reference_bytes, written_as_the_independent_writer
 
 pytestmark = pytest.mark.runs
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOME, KILLED_LAUNCHER_AFTER, KILLED_LAUNCHER_RUN, phases_kept_after_a_lost_rank, rank_launcher
+from testing import HOME, KILLED_LAUNCHER_AFTER, KILLED_LAUNCHER_RUN, phases_kept_after_a_lost_rank, rank_launcher
 
 pytestmark = pytest.mark.runs
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOME, JIOBENCH, Run, assert_at_calibrated_rate, not_of_the_heap, per_rank, wait_until_dead
+from testing import HOME, JIOBENCH, Run, assert_at_calibrated_rate, not_of_the_heap, per_rank, wait_until_dead
 from jiobench.model import reduce, runfile
 from jiobench.run import collect, mpj, mpj_daemon, mpj_install, mpj_job, wire
 from jiobench.run.progress import Silent

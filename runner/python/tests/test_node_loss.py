@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from conftest import JIOBENCH, VIRTUAL_CLUSTER, started_virtual_cluster
+from testing import JIOBENCH, VIRTUAL_CLUSTER, started_virtual_cluster
 from test_nodes import jiobench_processes
 
 pytestmark = pytest.mark.cluster

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import JIOBENCH, VIRTUAL_CLUSTER, VirtualCluster, ended, plans_of_most_of_the_memory, records
+from testing import JIOBENCH, VIRTUAL_CLUSTER, VirtualCluster, ended, plans_of_most_of_the_memory, records
 from test_ceph_volume import Volume
 from test_gluster_volume import BrickProfile, alive
 from test_runs import PAPER

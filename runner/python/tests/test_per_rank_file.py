@@ -15,7 +15,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from conftest import HOME
+from testing import HOME
 from jiobench.model import perrank, reduce
 from jiobench.run import collect, incomplete
 from jiobench.run.progress import Silent

@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import sys
 
-from conftest import HOME
+from testing import HOME
 from jiobench.run import collect, table
 from jiobench.run.progress import Printer, Silent
 

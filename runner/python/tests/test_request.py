@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOME, JIOBENCH
+from testing import HOME, JIOBENCH
 from jiobench.run import appcds, crashreports, request, wire
 from jiobench.run.request import RunRequest
 
@@ -153,6 +153,8 @@ def test_an_archive_the_jvm_refuses_leaves_the_rank_s_output_as_it_was(tmp_path)
         and len(done.stdout.splitlines()) == 1, done
 
 
+@pytest.mark.runs
+@pytest.mark.smoke
 def test_the_run_file_says_how_the_jvm_was_sized_and_started(tmp_path):
     """environment.jvm: the user's options apart from jiobench's, the processors and threads the
     JVM had when it was ready, and whether it mapped the runner's class archive."""

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import assert_at_calibrated_rate, reference_bytes, written_as_the_independent_writer
+from testing import assert_at_calibrated_rate, reference_bytes, written_as_the_independent_writer
 
 pytestmark = pytest.mark.runs
 

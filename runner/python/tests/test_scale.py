@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOME, JIOBENCH, run_bounded
+from testing import HOME, JIOBENCH, run_bounded
 
 pytestmark = pytest.mark.runs
 

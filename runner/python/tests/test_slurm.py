@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import (HOME, JIOBENCH, KILLED_LAUNCHER_AFTER, KILLED_LAUNCHER_RUN, job_state, phases_kept_after_a_lost_rank,
-                      rank_launcher, wait_for_job, wait_until_dead)
+from testing import (HOME, JIOBENCH, KILLED_LAUNCHER_AFTER, KILLED_LAUNCHER_RUN, job_state, phases_kept_after_a_lost_rank,
+                     rank_launcher, wait_for_job, wait_until_dead)
 
 ACCOUNT = "proj42"  # no accounting database: Slurm takes any account and tells the job its name
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOME, per_rank, reference_bytes
+from testing import HOME, per_rank, reference_bytes
 from jiobench.model import reduce, stats
 
 pytestmark = pytest.mark.runs

@@ -11,7 +11,7 @@ from jiobench import vocabulary
 from jiobench.model import stats
 from jiobench_sweep.plan import SWEEP_OWNS
 
-from conftest import HOME, JIOBENCH
+from testing import HOME, JIOBENCH
 
 PYTHON = HOME / ".venv" / "bin" / "python"
 

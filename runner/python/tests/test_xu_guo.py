@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import reference_bytes, written_as_the_independent_writer
+from testing import reference_bytes, written_as_the_independent_writer
 
 pytestmark = pytest.mark.runs
 

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Where ceph-fuse's admin socket is found; emptying its cache through it is measured on a real
- * CephFS (runner/python/tests/test_ceph_volume.py).
+ * CephFS (tests/test_ceph_volume.py).
  */
 class CephFuseCacheTest {
     private static final List<String> UNIX_SOCKETS = List.of(

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The layout a run asks for: where it applies and how; on Lustre the exact lfs command and the
  * creation through the stand-in lfs of src/test/stand-ins (first on this test JVM's PATH), which
  * records its arguments in $LFS_RECORD; on CephFS the attribute's value (the creation on a real
- * CephFS is runner/python/tests/test_ceph_volume.py's).
+ * CephFS is tests/test_ceph_volume.py's).
  */
 class StripingTest {
     @TempDir

@@ -1,4 +1,9 @@
-"""Runs the real thing: bin/jiobench under mpirun, with real JVMs and real files."""
+"""The fixtures and helpers every test tree shares (runner/python/tests, slurm/tests,
+analysis/tests, tests): the checkout and bin/jiobench, real runs under mpirun with real JVMs and real
+files, a real single-node Slurm, a virtual cluster of several nodes. A pytest plugin, which the
+root conftest.py loads (pytest_plugins): a test names its fixtures as arguments, and imports its
+helpers from here (`from testing import HOME`), never the fixtures themselves: a module that
+imports a fixture holds a second one, a second Slurm or cluster for the session."""
 from __future__ import annotations
 
 import contextlib
@@ -23,7 +28,7 @@ from jiobench.model import perrank
 from jiobench.run import node, processes
 from jiobench.run.node import ThreadLimit, available_memory
 
-HOME = Path(__file__).resolve().parents[3]
+HOME = Path(__file__).resolve().parents[1]
 JIOBENCH = HOME / "bin" / "jiobench"
 CLUSTER = HOME / "slurm" / "local-cluster.sh"
 VIRTUAL_CLUSTER = HOME / "scripts" / "virtual-cluster.sh"
@@ -183,6 +188,15 @@ def mounted_type(mount: Path) -> Optional[str]:
     return None
 
 
+def assert_a_failed_start_left_nothing(directory: Path) -> None:
+    """What a volume script's start that failed halfway leaves in its directory: nothing running or
+    mounted, and of what it made only its log and mount point."""
+    assert processes_naming(directory) == []
+    assert mounted_type(directory / "mnt") is None
+    # The marker came first, so the start's own stop acted, and removed everything it had made.
+    assert sorted(path.name for path in directory.iterdir()) == ["log", "mnt"]
+
+
 def pattern_bits(g: int, seed: int) -> int:
     """The data pattern (org.jiobench.workloads.Pattern), written again from its definition."""
     mask = (1 << 64) - 1
@@ -315,25 +329,13 @@ class VirtualCluster:
         return wait_for_job(self.env, job_id, timeout, on=self.on(1))
 
 
-# The session's cluster, one for both test trees: pytest makes a fixture of every module that
-# names it (slurm/tests/runner_tests.py does), and would start a cluster for each.
-_virtual_clusters: list[VirtualCluster] = []
-
-
 @pytest.fixture(scope="session")
 def virtual_cluster():
     """A cluster of 3 nodes (scripts/virtual-cluster.sh) for the session, started when a test
     first asks for it. pytest's tmp_path is in this machine's /tmp, which no node sees: what a
     run on several nodes writes belongs on the cluster's home or its volume."""
-    if _virtual_clusters:
-        yield _virtual_clusters[0]
-        return
     with started_virtual_cluster(3) as cluster:
-        _virtual_clusters.append(cluster)
-        try:
-            yield cluster
-        finally:
-            _virtual_clusters.clear()
+        yield cluster
 
 
 @contextlib.contextmanager

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOME, run_bounded, wait_for_job
+from testing import HOME, run_bounded, wait_for_job
 
 pytestmark = pytest.mark.install
 

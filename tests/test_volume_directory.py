@@ -13,7 +13,7 @@ from typing import Iterator
 
 import pytest
 
-from conftest import HOME
+from testing import HOME
 
 WHAT = {"ceph": "file system", "gluster": "volume"}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from conftest import HOME
+from testing import HOME
 
 
 def campaign(*directories) -> subprocess.CompletedProcess:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOME
+from testing import HOME
 
 EXTENSIONS = ("py", "java", "sh", "c", "h", "md", "sbatch", "xml", "toml", "json", "txt")
 # What the build makes and the checkout does not hold.

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import (EVERY_LAUNCH_PATH, HOME, JIOBENCH, assert_at_calibrated_rate, modern_java, mounted_type,
-                      not_of_the_heap, processes_naming)
+from testing import (EVERY_LAUNCH_PATH, HOME, JIOBENCH, assert_a_failed_start_left_nothing, assert_at_calibrated_rate,
+                     modern_java, mounted_type, not_of_the_heap, processes_naming)
 from jiobench.run.processes import alive, kill
 
 pytestmark = pytest.mark.gluster
@@ -268,10 +268,7 @@ def test_a_start_that_fails_halfway_leaves_nothing_running():
         failed = volume_script("start", str(directory), "--shard-size", "8192GB")
         assert failed.returncode == 1
         assert len(failed.stderr.strip().splitlines()) == 1 and "out of range" in failed.stderr, failed.stderr
-        assert processes_naming(directory) == []
-        assert mounted_type(directory / "mnt") is None
-        # The marker came first, so the start's own stop acted, and removed everything it had made.
-        assert sorted(path.name for path in directory.iterdir()) == ["log", "mnt"]
+        assert_a_failed_start_left_nothing(directory)
     finally:
         volume_script("stop", str(directory))
         shutil.rmtree(directory, ignore_errors=True)

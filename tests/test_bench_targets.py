@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from conftest import HOME
+from testing import HOME
 
 sys.path.insert(0, str(HOME / "bench"))
 try:

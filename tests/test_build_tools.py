@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOME
+from testing import HOME
 
 BUILD_TOOLS = HOME / "scripts" / "build-tools.sh"
 # What the script and scripts/debian-packages.sh run besides the tools they look for.

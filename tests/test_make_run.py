@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from conftest import HOME
+from testing import HOME
 
 pytestmark = pytest.mark.install
 

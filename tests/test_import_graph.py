@@ -6,7 +6,7 @@ import importlib.util
 import subprocess
 import sys
 
-from conftest import HOME
+from testing import HOME
 
 SCRIPT = HOME / "scripts" / "import_graph.py"
 spec = importlib.util.spec_from_file_location("import_graph", SCRIPT)

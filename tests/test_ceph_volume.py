@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HOME, JIOBENCH, Run, mounted_type, processes_naming, run_bounded
+from testing import (HOME, JIOBENCH, Run, assert_a_failed_start_left_nothing, mounted_type, processes_naming,
+                     run_bounded)
 from jiobench.run.processes import alive, kill
 
 pytestmark = pytest.mark.ceph
@@ -260,10 +261,7 @@ def test_a_start_that_fails_halfway_leaves_nothing_running(tmp_path):
         assert failed.returncode == 1
         assert failed.stderr.strip() == f"ceph-volume.sh: ceph-mds did not start; see {directory}/log", failed.stderr
         assert (directory / "log" / "osd.0.log").exists(), "the OSD had started"
-        assert processes_naming(directory) == []
-        assert mounted_type(directory / "mnt") is None
-        # The marker came first, so the start's own stop acted, and removed everything it had made.
-        assert sorted(path.name for path in directory.iterdir()) == ["log", "mnt"]
+        assert_a_failed_start_left_nothing(directory)
     finally:
         volume_script("stop", str(directory))
         shutil.rmtree(directory, ignore_errors=True)
