@@ -329,8 +329,7 @@ def test_a_killed_niodev_rank_is_named_and_ends_the_job_leaving_no_jvm_nor_daemo
 @pytest.mark.parametrize("device", DEVICES)
 def test_a_stop_that_comes_as_a_rank_fails_ends_the_run_as_the_failure_does(tmp_path, device):
     """A rank's JVM killed and `jiobench run` stopped once it is gone, before the run has seen
-    it: the failure says more than the stop, with the code the mpi4py launchers give the same
-    race (test_faults)."""
+    it: the failure says more than the stop."""
     skip_where_a_daemon_runs()
     target = tmp_path / "f.dat"
     job = start_mpj(tmp_path, device, "-a", "calibrate", "-b", "64MiB", "-t", "1MiB", "--calibrate-rate", "16MiB",

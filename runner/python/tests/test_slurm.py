@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from testing import (HOME, JIOBENCH, KILLED_LAUNCHER_AFTER, KILLED_LAUNCHER_RUN, job_state, phases_kept_after_a_lost_rank,
-                     rank_launcher, wait_for_job, wait_until_dead)
+                     rank_launcher, wait_for_job)
 
 ACCOUNT = "proj42"  # no accounting database: Slurm takes any account and tells the job its name
 
@@ -138,45 +138,3 @@ def test_a_killed_rank_launcher_leaves_the_others_to_end_the_run_under_srun(slur
     assert run["incomplete"]["reason"] == "failed" and len(run["phases"]) == kept < 6
     assert not (tmp_path / "f.dat").exists()
 
-
-def processes_of(directory: Path, *command: bytes) -> list[int]:
-    """The processes whose command line begins with `command` and names the directory."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            line = (entry / "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if entry.name.isdigit() and line[:len(command)] == list(command) and str(directory).encode() in b" ".join(line):
-            found.append(int(entry.name))
-    return found
-
-
-def test_a_stop_that_comes_as_a_rank_fails_ends_the_run_as_the_failure_does_under_srun(slurm, tmp_path):
-    """A rank's JVM killed and `jiobench run` stopped once it is gone: exit code 1, the failure
-    named, as under mpirun and MPJ Express (test_faults, test_mpj)."""
-    job_id, output = submit(slurm, tmp_path, f"{JIOBENCH} run --launcher srun -n 2 -- -a raw-bytes,data-stream -b 16MiB "
-                            f"-t 1MiB -i 1 -D 3 -o {tmp_path}/f.dat --results {tmp_path}/results; "
-                            "echo \"exit code $?\"", ranks=2)
-    wait_for_line(slurm, job_id, output, "raw-bytes              read  fork 1 rep 1")
-    # Until data-stream's JVMs are in their first phase: the file, emptied before they start, grows.
-    deadline, emptied = time.monotonic() + 60, False
-    while True:
-        size = (tmp_path / "f.dat").stat().st_size if (tmp_path / "f.dat").exists() else 0
-        emptied = emptied or size == 0
-        jvms = [pid for pid in processes_of(tmp_path) if Path(f"/proc/{pid}/cmdline").read_bytes().split(
-            b"\0")[0].endswith(b"java")]
-        if emptied and size > 0 and len(jvms) == 2:
-            break
-        assert time.monotonic() < deadline, output.read_text()
-        time.sleep(0.02)
-    (run,) = processes_of(tmp_path, str(HOME / ".venv" / "bin" / "python").encode(), b"-m", b"jiobench.run.cli")
-    os.kill(jvms[-1], signal.SIGKILL)
-    wait_until_dead(jvms[-1])
-    os.kill(run, signal.SIGTERM)
-    assert wait_for_job(slurm, job_id, timeout=60) == "COMPLETED"
-    text = output.read_text()
-    assert text.rstrip().endswith("exit code 1"), text
-    assert "failed during data-stream" in text and "the JVM was killed by SIGKILL" in text, text
-    (run_file,) = (tmp_path / "results").glob("*.json")
-    assert json.loads(run_file.read_text())["incomplete"]["reason"] == "failed"

@@ -402,10 +402,8 @@ class MpiRanks:
             kind = message["type"] if message else None
             if kind in (None, wire.Kind.FAILED, wire.Kind.REFUSED):
                 text = "; ".join(message["messages"]) if message else jvm.death()
-                # Its end was the doing of a stop, or of another rank's failure, where one was asked
-                # and it ended as asked: a JVM that failed of its own as a stop came says so (a
-                # failure says more than the stop, whichever came first).
-                asked = (self.stop_signal or self.peer_failed) and message is None and jvm.ended_as_asked()
+                # Its end was the doing of a stop, or of another rank's failure, when one was asked.
+                asked = self.stop_signal or self.peer_failed
                 if not asked:
                     self.liveness.announce_failure()
                 jvm.end()

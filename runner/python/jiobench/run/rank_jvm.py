@@ -10,7 +10,7 @@ import sys
 import threading
 from typing import Optional
 
-from ..exitcode import SIGNALLED, ExitCode
+from ..exitcode import ExitCode
 from . import wire
 from .startup import HeldOutput
 
@@ -73,7 +73,6 @@ class RankJvm:
             relay.start()
         self.phase = start
         self.when = "during"  # or "after" the phase, between two of them
-        self.killed = False  # by this launcher, not by anything else
 
     def receive(self, tend) -> Optional[dict]:
         """The JVM's next message, None when it is gone; `tend` is called while it is awaited.
@@ -129,18 +128,10 @@ class RankJvm:
     def kill(self) -> None:
         """Kills the JVM's whole process group: a java wrapper's children (a sleep, a JVM it did not
         exec) would otherwise hold the output pipes open after it."""
-        self.killed = True
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-
-    def ended_as_asked(self) -> bool:
-        """Whether the JVM, gone, ended as a request to stop ends it: its phase ended at the
-        SIGTERM (the runner's exit code for it), or this launcher killed it after its grace.
-        Anything else (killed from outside, crashed) is a failure, even while a stop was asked."""
-        code = self.end()
-        return self.killed or code in (ExitCode.DONE, SIGNALLED + signal.SIGTERM)
 
     def close(self) -> None:
         """Tells the JVM the run ends here and waits for it to go."""
