@@ -2,10 +2,10 @@
 # The bulk-I/O benchmark: c-posix, raw-bytes, bulk-jni and encode-decode side by side in one run
 # per process count (each approach in a fresh JVM, one after another), at 1 and 2 ranks,
 # -b 256MiB -t 4MiB.
-# Two views, as DESIGN.md asks: the storage view (-e: fsync inside the timed write, and
-# --drop-cache: every read comes from the disk) and the page-cache view (neither: what each
-# approach costs the CPU). Prints medians of the repetitions and ratios to c-posix, with their 95%
-# intervals and verdicts.
+# Two views, as docs/approaches.md's Honest numbers has them: the storage view (-e: fsync inside
+# the timed write, and --drop-cache: every read comes from the disk) and the page-cache view
+# (neither: what each approach costs the CPU). Prints medians of the repetitions and ratios to
+# c-posix, with their 95% intervals and verdicts.
 #
 #   bench/bulk.sh [REPETITIONS]     (default auto: -i auto, each run's phases within TIME_BUDGET,
 #                                    default 60s; a count gives that many; needs `make build`)

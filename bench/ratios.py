@@ -114,7 +114,8 @@ def environment_line(runs: Sequence[dict]) -> str:
 
 
 def view(parameters: dict) -> str:
-    """Which of DESIGN.md's two views a run shows, and the file's byte order where it is not the default."""
+    """Which of the two views (docs/approaches.md, Honest numbers) a run shows, and the file's byte
+    order where it is not the default."""
     flags = [flag for flag, key in (("-e", "fsync"), ("--drop-cache", "drop_cache")) if parameters.get(key)]
     order = " --byte-order little" if parameters.get("byte_order") == "little" else ""
     return order + (" " + " ".join(flags) + " (storage view)" if flags else " (page-cache view)")

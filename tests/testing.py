@@ -197,6 +197,12 @@ def assert_a_failed_start_left_nothing(directory: Path) -> None:
     assert sorted(path.name for path in directory.iterdir()) == ["log", "mnt"]
 
 
+def tracked(home: Path) -> list[str]:
+    """The checkout's files, those not yet added included, the ignored (built) ones not."""
+    return subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=home,
+                          capture_output=True, text=True, check=True).stdout.split()
+
+
 def pattern_bits(g: int, seed: int) -> int:
     """The data pattern (org.jiobench.workloads.Pattern), written again from its definition."""
     mask = (1 << 64) - 1

@@ -5,7 +5,8 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * The remedies against numbers that flatter: each one the run file records, as DESIGN.md says.
+ * The remedies against numbers that flatter: each one the run file records, as docs/approaches.md
+ * (Honest numbers) says.
  *
  * @param fsync         fsync after the write transfers, inside the timed interval (IOR's -e)
  * @param dropCache     drop the file's cached pages before each read phase, untimed

@@ -10,12 +10,12 @@ import org.jiobench.workloads.TransferBuffer;
 import org.jiobench.workloads.TransferIo;
 
 /**
- * Runs one phase after the barrier and times it as DESIGN.md says: open, transfer (with fsync
- * when asked), close, each on this rank's clock from the barrier's exit. Filling the array before
- * a write and checking it after a read ({@link Verifier}) happen with the clock stopped; the
- * {@link Pacer} ends the phase at its deadline, and with wear-out every rank then goes on to the
- * most any rank moved by then. The JVM's {@link Stalls} in its transfers are counted apart, so that
- * a stall that lengthened them is not taken for their pace.
+ * Runs one phase after the barrier and times it as docs/approaches.md (What a number means) says:
+ * open, transfer (with fsync when asked), close, each on this rank's clock from the barrier's
+ * exit. Filling the array before a write and checking it after a read ({@link Verifier}) happen
+ * with the clock stopped; the {@link Pacer} ends the phase at its deadline, and with wear-out every
+ * rank then goes on to the most any rank moved by then. The JVM's {@link Stalls} in its transfers
+ * are counted apart, so that a stall that lengthened them is not taken for their pace.
  */
 final class PhaseTimer {
     private static final int BOOKKEEPING_PASSES = 3;
