@@ -2,6 +2,7 @@ package org.jiobench.runner;
 
 import java.nio.ByteOrder;
 import java.nio.file.Path;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.jiobench.workloads.Approach;
@@ -40,8 +41,18 @@ final class RunCommand implements Callable<Integer> {
     private final World world;
 
     @Option(names = {"-a", "--approach"}, paramLabel = "ID[,ID...]", defaultValue = "paper",
-            description = "Approach ids, or the groups 'paper' and 'all' (comma-separated or repeated; default: ${DEFAULT-VALUE}).")
+            completionCandidates = GroupNames.class,
+            description = "Approach ids, or the groups ${COMPLETION-CANDIDATES} (comma-separated or repeated; "
+                + "default: ${DEFAULT-VALUE}).")
     List<String> approaches;
+
+    /** The groups -a takes, as its help names them: from the one registry, every one of them. */
+    static final class GroupNames implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return Approaches.groupNames().iterator();
+        }
+    }
 
     @Option(names = {"-b", "--block-size"}, converter = Sizes.class, defaultValue = "16MiB", paramLabel = "SIZE",
             description = "Contiguous bytes of one rank per segment (default: ${DEFAULT-VALUE}).")

@@ -12,8 +12,10 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.jiobench.workloads.Approaches;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /** The runner as a single rank, through its real command line. */
 class RunCommandTest {
@@ -29,6 +31,14 @@ class RunCommandTest {
 
     private String errors() {
         return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void theHelpOfApproachNamesEveryGroup() {
+        String[] help = new CommandLine(new RunCommand(new SoloWorld(System.out, System.err))).getCommandSpec()
+                .findOption("-a").description();
+        assertEquals("Approach ids, or the groups " + String.join(", ", Approaches.groupNames())
+                + " (comma-separated or repeated; default: paper).", String.join(" ", help));
     }
 
     @Test
