@@ -79,7 +79,7 @@ def test_a_rank_s_record_has_the_fields_python_reads_and_the_per_rank_file_keeps
     (record,) = phase["records"]
     assert tuple(record) == wire.RECORD_FIELDS
     assert set(perrank.NAMES) == {*wire.RECORD_FIELDS, "host"}, "every column, and every field but the times kept"
-    assert set(wire.LAUNCHER_RECORD_FIELDS) - set(perrank.NAMES) == {"began_at", "ended_at"}
+    assert set(wire.LAUNCHER_RECORD_FIELDS) - set(perrank.NAMES) == set(perrank.KEPT_IN_THE_PHASES)
 
 
 def test_a_record_field_the_per_rank_file_does_not_know_is_an_error_not_a_silent_drop():

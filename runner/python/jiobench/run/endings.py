@@ -4,7 +4,7 @@
 `jiobench run`'s supervisor of mpirun, the driver (on every mpi4py rank, or for every MPJ Express
 rank) and the runner's JVMs (Main.java, through ExitCode.java) follow one rule
 (jiobench.exitcode): 0 done, 1 failed, 2 a user's mistake, 128 + the signal that stopped it; and a
-failure says more than the stop it may have caused, whichever came first.
+failure says more than the stop it may have caused.
 """
 from __future__ import annotations
 

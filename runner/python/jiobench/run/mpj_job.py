@@ -204,6 +204,8 @@ class MpjJob:
             message = wire.mpj_message(line)
             if message is not None and message["type"] == wire.Kind.FINISHED:
                 return True
+            if message is None and not MPJ_CHATTER.match(line):
+                self.output.add(line)  # the ranks' own output, passed on as the job's other lines are
         return False
 
     def _trouble(self, rank: Optional[int], message: str) -> None:
