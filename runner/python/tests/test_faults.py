@@ -764,8 +764,10 @@ def test_a_stop_the_ranks_cannot_answer_claims_no_run_file(tmp_path):
     """No word from the ranks (as when rank 0 is held in an unlink on a file system that stopped
     answering): the stop ends the run at KILL_SECONDS, and jiobench run says what it does not know,
     where once it said a run file was in --results though none was written. Held here by SIGSTOP
-    of the launcher's whole session: mpirun, running, would wake its ranks with a SIGCONT."""
-    job = Job(tmp_path, "-a", "data-stream", "-b", "16MiB", "-t", "1MiB", "-D", "2", "-i", "1", "--warmup", "0",
+    of the launcher's whole session: mpirun, running, would wake its ranks with a SIGCONT. Fifteen
+    phases, over 20 s, follow the one awaited (where one read phase once followed, and the run
+    ended before a loaded machine let the test hold it), so the run cannot end on its own first."""
+    job = Job(tmp_path, "-a", "data-stream", "-b", "64MiB", "-t", "1MiB", "-D", "2", "-i", "8", "--warmup", "0",
               "-o", str(tmp_path / "f.dat"))
     job.wait_for("data-stream            write fork 1 rep 0")
     (mpirun,) = [pid for pid in job.children() if b"jiobench.run.guardian" not in Path(f"/proc/{pid}/cmdline").read_bytes()]
