@@ -20,7 +20,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 import pytest
 
@@ -161,6 +161,27 @@ def processes_naming(directory: Path) -> list[int]:
         if f"{directory}/" in cmdline and processes.alive(int(entry.name)):
             found.append(int(entry.name))
     return found
+
+
+def wait_for_first_phase_of_next_jvms(test_file: Path, jvms_up: Callable[[], bool], timeout: float = 120) -> None:
+    """Until the next approach's JVMs are in their first phase (`jvms_up` says they all run): the
+    test file, emptied before they start, holds what they write. A fixed sleep lost this race on a
+    loaded machine."""
+    deadline = time.monotonic() + timeout
+    emptied = False
+    while time.monotonic() < deadline:
+        size = test_file.stat().st_size if test_file.exists() else 0
+        emptied = emptied or size == 0
+        if emptied and size > 0 and jvms_up():
+            return
+        time.sleep(0.02)
+    pytest.fail(f"the next JVMs did not start writing {test_file} within {timeout} s")
+
+
+def rank_jvm(directory: Path, rank: int) -> Optional[int]:
+    """The JVM that one rank's launcher (rank_launcher) runs now, None between two."""
+    return next((child for child in processes.children_of(rank_launcher(directory, rank))
+                 if Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")[0].endswith(b"java")), None)
 
 
 def rank_launcher(directory: Path, rank: int) -> int:

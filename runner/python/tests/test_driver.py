@@ -376,3 +376,16 @@ def test_a_later_jvm_is_told_what_the_files_its_rank_created_are(scripted):
 ], ids=["done", "mistake", "stopped", "passed-on", "failed", "killed"])
 def test_one_rule_decides_every_run_s_exit_code(facts, code):
     assert endings.run_exit_code(**facts) == code
+
+
+@pytest.mark.parametrize("code, stop", [
+    (143, signal.SIGTERM), (130, signal.SIGINT), (129, signal.SIGHUP),  # the runner ended its phase
+    (-signal.SIGTERM, signal.SIGTERM),  # killed before its handler was in place
+    (-signal.SIGUSR1, signal.SIGUSR1),  # srun passes the stop on to every process of the step
+    (-signal.SIGKILL, None), (137, None), (-signal.SIGSEGV, None), (1, None), (0, None), (2, None),
+], ids=["term", "int", "hup", "term-unhandled", "passed-on", "killed", "killed-wrapped", "crashed", "failed",
+        "done", "mistake"])
+def test_a_jvm_ended_by_a_stop_is_told_from_one_that_failed_as_it_was_asked(code, stop):
+    """What a rank counts as its JVM's stop: a JVM that ended otherwise, a stop asked or not, is a
+    failure of the run on every launch path."""
+    assert endings.stopped_by(code) == stop

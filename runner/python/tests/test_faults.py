@@ -20,7 +20,7 @@ from typing import Optional
 import pytest
 
 from testing import (EVERY_LAUNCH_PATH, JIOBENCH, KILLED_LAUNCHER_AFTER, KILLED_LAUNCHER_RUN, phases_kept_after_a_lost_rank,
-                     records)
+                     records, wait_for_first_phase_of_next_jvms, wait_until_dead)
 from jiobench.model import perrank, reduce
 from jiobench.run import collect
 from jiobench.run.progress import Silent
@@ -67,18 +67,8 @@ class Job:
     def note_members(self) -> None:
         self.seen.update(self.members())
 
-    def wait_for_first_phase_of_next_jvms(self, test_file: Path, timeout: float = 120) -> None:
-        """Until the next approach's JVMs are in their first phase: the test file, emptied before
-        they start, holds what they write. A fixed sleep lost this race on a loaded machine."""
-        deadline = time.monotonic() + timeout
-        emptied = False
-        while time.monotonic() < deadline:
-            size = test_file.stat().st_size if test_file.exists() else 0
-            emptied = emptied or size == 0
-            if emptied and size > 0 and len(self.jvms()) == 2:
-                return
-            time.sleep(0.02)
-        pytest.fail(f"the next JVMs did not start writing {test_file} within {timeout} s")
+    def wait_for_first_phase_of_next_jvms(self, test_file: Path) -> None:
+        wait_for_first_phase_of_next_jvms(test_file, lambda: len(self.jvms()) == 2)
 
     def jvms(self) -> list[int]:
         return [pid for pid in self.members()
@@ -243,7 +233,10 @@ def test_a_java_wrapper_that_ignores_stops_is_ended_at_the_start_timeout(tmp_pat
     job.assert_nothing_left()
 
 
-def test_a_killed_jvm_ends_the_run_naming_its_rank_and_phase(tmp_path):
+@pytest.mark.parametrize("then_stopped", [False, True], ids=["", "then-stopped"])
+def test_a_killed_jvm_ends_the_run_naming_its_rank_and_phase(tmp_path, then_stopped):
+    """then-stopped: `jiobench run` stopped once the JVM is gone, before its rank may have seen it:
+    the failure says more than the stop, as under MPJ Express (test_mpj) and srun (test_slurm)."""
     job = Job(tmp_path, *SLOW, "-D", "3", "-o", str(tmp_path / "f.dat"))
     job.wait_for(RAW_BYTES_DONE)
     job.wait_for_first_phase_of_next_jvms(tmp_path / "f.dat")
@@ -251,6 +244,9 @@ def test_a_killed_jvm_ends_the_run_naming_its_rank_and_phase(tmp_path):
     victim = job.jvms()[-1]
     rank = control_rank(victim)
     os.kill(victim, signal.SIGKILL)
+    if then_stopped:
+        wait_until_dead(victim)
+        job.process.send_signal(signal.SIGTERM)
     code, stderr, _ = job.finish()
     assert code == 1, stderr
     assert f"rank {rank} failed during {DATA_STREAM_WRITE}: the JVM was killed by SIGKILL" in stderr, stderr

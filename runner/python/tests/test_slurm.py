@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from testing import (HOME, JIOBENCH, KILLED_LAUNCHER_AFTER, KILLED_LAUNCHER_RUN, job_state, phases_kept_after_a_lost_rank,
-                     rank_launcher, wait_for_job)
+                     rank_jvm, rank_launcher, wait_for_first_phase_of_next_jvms, wait_for_job, wait_until_dead)
 
 ACCOUNT = "proj42"  # no accounting database: Slurm takes any account and tells the job its name
 
@@ -93,6 +93,31 @@ def test_scancel_keeps_the_phases_completed_before(slurm, tmp_path, launcher):
     while left := subprocess.run(["pgrep", "-f", str(tmp_path)], capture_output=True, text=True).stdout.split():
         assert time.monotonic() < deadline, f"processes of the job left: {left}"
         time.sleep(0.2)
+
+
+def test_a_stop_that_comes_as_a_rank_fails_ends_the_run_as_the_failure_does_under_srun(slurm, tmp_path):
+    """A rank's JVM killed, and `jiobench run` stopped once it is gone (by a user's kill, not by
+    Slurm), before the rank may have seen it: the failure says more than the stop, as under mpirun
+    (test_faults) and MPJ Express (test_mpj)."""
+    test_file = tmp_path / "f.dat"
+    job_id, output = submit(slurm, tmp_path, f"{JIOBENCH} run --launcher srun -n 2 -- -a raw-bytes,data-stream "
+                            f"-b 16MiB -t 1MiB -i 1 -D 3 -o {test_file} --results {tmp_path}/results; "
+                            'echo "exit code $?"', ranks=2)
+    wait_for_line(slurm, job_id, output, "raw-bytes              read  fork 1 rep 1")
+    wait_for_first_phase_of_next_jvms(test_file, lambda: all(rank_jvm(tmp_path, rank) for rank in (0, 1)))
+    victim = rank_jvm(tmp_path, 1)
+    os.kill(victim, signal.SIGKILL)
+    wait_until_dead(victim)
+    (run,) = [int(pid) for pid in subprocess.run(["pgrep", "-f", f"jiobench.run.cli .*{tmp_path}"],
+                                                 capture_output=True, text=True).stdout.split()]
+    os.kill(run, signal.SIGTERM)
+    assert wait_for_job(slurm, job_id, timeout=60) == "COMPLETED"
+    text = output.read_text()
+    assert "rank 1 failed during data-stream write fork 1 rep 0 (warm-up): the JVM was killed by SIGKILL" in text, text
+    assert text.splitlines()[-1] == "exit code 1", text
+    (run_file,) = (tmp_path / "results").glob("*.json")
+    assert json.loads(run_file.read_text())["incomplete"]["reason"] == "failed"
+    assert not test_file.exists()
 
 
 def test_the_template_runs_as_a_user_edits_it_by_hand(slurm, tmp_path):

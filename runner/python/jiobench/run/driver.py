@@ -29,7 +29,7 @@ from .endings import named, run_exit_code, stopped_line
 from .environment import run_environment, slurm_environment
 from .launching import files_to_empty, fork_tasks
 from .mpi import RANK_OVERHEAD_BYTES
-from .processes import PASSED_ON_STOP, STOP_NOTE_VARIABLE, STOP_SIGNALS
+from .processes import PASSED_ON_STOP, STOP_NOTE_VARIABLE, STOP_SIGNALS, stop_name
 from .request import RunRequest
 from .startup import StartDeadline
 from .transport import (Agreed, Ended, Finished, NotStarted, PhaseRecords, PhaseReduced, Ready, RepeatAsked, Started,
@@ -41,17 +41,6 @@ RANK_0_FIRST_SECONDS = 3.0
 # How long removing the run's files may take: an unlink on a file system that stopped answering
 # (CephFS with its metadata server lost) blocks for good, and comes after the run file.
 REMOVAL_SECONDS = 10.0
-
-
-def signal_name(number: int) -> str:
-    """The signal's name; for SIGUSR1, the one `jiobench run` got and passed on as SIGUSR1."""
-    if number == PASSED_ON_STOP:
-        try:
-            with open(os.environ[STOP_NOTE_VARIABLE]) as note:
-                return note.read().strip() or PASSED_ON_STOP.name
-        except (KeyError, OSError):
-            pass
-    return signal.Signals(number).name
 
 
 def task_label(parameters: dict, task: str) -> str:
@@ -203,7 +192,7 @@ class Driver:
 
     def on_signal(self, number, frame) -> None:
         if self.stop_signal is None:
-            self.stop_signal = signal_name(number)
+            self.stop_signal = stop_name(number)
         self.transport.stop(self.stop_signal)
 
     # Tasks -------------------------------------------------------------------------------------

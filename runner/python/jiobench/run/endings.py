@@ -4,7 +4,11 @@
 `jiobench run`'s supervisor of mpirun, the driver (on every mpi4py rank, or for every MPJ Express
 rank) and the runner's JVMs (Main.java, through ExitCode.java) follow one rule
 (jiobench.exitcode): 0 done, 1 failed, 2 a user's mistake, 128 + the signal that stopped it; and a
-failure says more than the stop it may have caused.
+failure says more than the stop it may have caused, or that races it. A JVM ends as a stop ends it
+where it exits with the stop's code (`stopped_by`: asked by its launcher, or signalled directly, as
+Slurm signals every process of a job step), or where its launcher killed it once the stop's grace
+was over; a JVM that ends otherwise, a stop asked or not (killed by another hand, by the OOM
+killer, or crashed), is a failure, and the run's exit code is 1 on every launch path.
 """
 from __future__ import annotations
 
@@ -12,12 +16,21 @@ import signal
 from typing import Optional, Sequence
 
 from ..exitcode import SIGNALLED, ExitCode
-from .processes import PASSED_ON_STOP
+from .processes import PASSED_ON_STOP, STOP_SIGNALS
 
 
 def signal_exit_code(name: str) -> int:
     """128 + the signal; SIGUSR1 is how `jiobench run` passes on a SIGTERM."""
     return SIGNALLED + (signal.SIGTERM if name == PASSED_ON_STOP.name else signal.Signals[name])
+
+
+def stopped_by(code: int) -> Optional[signal.Signals]:
+    """The stop signal a JVM's exit code says it ended by: 128 + the signal, as the runner exits
+    once it has ended its phase; or killed by it, as Popen gives it (before its handler was in
+    place, or by the SIGUSR1 that srun passes on to every process of the step, the JVMs too).
+    None where it ended otherwise: done, failed, or killed by another signal."""
+    number = code - SIGNALLED if code > SIGNALLED else -code
+    return next((stop for stop in (*STOP_SIGNALS, PASSED_ON_STOP) if stop == number), None)
 
 
 def run_exit_code(code: int = ExitCode.DONE, *, failed: bool = False, stop_signal: Optional[str] = None) -> int:

@@ -15,6 +15,19 @@ PASSED_ON_STOP = signal.SIGUSR1
 # Where the ranks on this host read which signal `jiobench run` got before passing it on.
 STOP_NOTE_VARIABLE = "JIOBENCH_STOP_NOTE"
 
+
+def stop_name(number: int) -> str:
+    """The name of the signal that stops a rank; for SIGUSR1, the one `jiobench run` got and
+    passed on as SIGUSR1, as its note says."""
+    if number == PASSED_ON_STOP:
+        try:
+            with open(os.environ[STOP_NOTE_VARIABLE]) as note:
+                return note.read().strip() or PASSED_ON_STOP.name
+        except (KeyError, OSError):
+            pass
+    return signal.Signals(number).name
+
+
 # After a stop was passed on to the MPI launcher: how long the ranks get before the launcher is
 # told to end them, and then before everything of the run still alive is killed.
 STOP_SECONDS, KILL_SECONDS = 10.0, 15.0

@@ -40,6 +40,8 @@ from ..exitcode import ExitCode
 from ..model import perrank, runfile
 from . import incomplete, mpi, wire
 from .driver import FIRST, Driver, load_writer_libraries
+from .endings import stopped_by
+from .processes import stop_name
 from .keeper import Keeper
 from .crashreports import new_directory, remove_if_empty
 from .liveness import LOST_AFTER_SECONDS, Liveness, Lost, survivor_writing
@@ -180,7 +182,7 @@ class MpiRanks:
         return f"rank {self.rank}"
 
     def said_stop(self) -> None:
-        say(wire.STOP_SAID_MARKER)
+        wire.say(wire.STOP_SAID_MARKER)
 
     def mpi(self) -> dict:
         return {"library": MPI.Get_library_version().strip().strip("\0").strip(),
@@ -395,6 +397,15 @@ class MpiRanks:
             jvm.ask_to_stop()
         return jvm, ready, (code, text)
 
+    def ended_by_a_stop(self, jvm: RankJvm) -> bool:
+        """Whether the JVM that went without a word ended as a stop ends it (endings.stopped_by), or
+        was killed here once its stop's grace was over. A stop signalled to the JVM before this
+        launcher heard of it (Slurm signals every process of the step) is this rank's stop too."""
+        said = stopped_by(jvm.end())
+        with self.lock:
+            self.stop_signal = self.stop_signal or (stop_name(said) if said is not None else None)
+        return said is not None or (jvm.killed and self.stop_signal is not None)
+
     def serve(self, jvm: RankJvm) -> TaskEvents:
         """Answers one JVM until it finishes."""
         while True:
@@ -402,8 +413,7 @@ class MpiRanks:
             kind = message["type"] if message else None
             if kind in (None, wire.Kind.FAILED, wire.Kind.REFUSED):
                 text = "; ".join(message["messages"]) if message else jvm.death()
-                # Its end was the doing of a stop, or of another rank's failure, when one was asked.
-                asked = self.stop_signal or self.peer_failed
+                asked = self.peer_failed or (message is None and self.ended_by_a_stop(jvm))
                 if not asked:
                     self.liveness.announce_failure()
                 jvm.end()
@@ -488,16 +498,10 @@ def say_per_rank_file_left(driver: Driver) -> None:
               "lost; the run file holds the phases without them): remove it", file=sys.stderr, flush=True)
 
 
-def say(marker: bytes) -> None:
-    sys.stdout.flush()
-    sys.stdout.buffer.write(marker)
-    sys.stdout.flush()
-
-
 def main(argv: Optional[list[str]] = None) -> int:
     (request_json,) = sys.argv[1:] if argv is None else argv
     request = RunRequest.from_json(request_json)
-    say(wire.rank_up(launcher_rank(), socket.gethostname()))
+    wire.say(wire.rank_up(launcher_rank(), socket.gethostname()))
     MPI.Init_thread()
     comm = MPI.COMM_WORLD
     if comm.Get_size() != request.ranks:
@@ -517,7 +521,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     mpi.await_every_rank_started()
     ranks = MpiRanks(comm, request, keeper, crash_reports)
     if ranks.rank == 0:
-        say(wire.ALL_UP_MARKER)
+        wire.say(wire.ALL_UP_MARKER)
     driver = Driver(request, ranks)
     threading.Thread(target=watch_parent, args=(driver, ranks), daemon=True).start()
     code = driver.run()
@@ -525,7 +529,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     if ranks.rank == ranks.writer:
         if 0 in ranks.lost_ranks and ranks.rank != 0:
             say_per_rank_file_left(driver)
-        say(wire.exit_code_line(code))
+        wire.say(wire.exit_code_line(code))
     keeper.done()
     if ranks.lost is not None:
         # MPI's finalize waits for every rank, the lost ones too.

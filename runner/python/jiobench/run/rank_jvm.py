@@ -73,6 +73,7 @@ class RankJvm:
             relay.start()
         self.phase = start
         self.when = "during"  # or "after" the phase, between two of them
+        self.killed = False  # by this launcher: a stop's grace over, a start too late
 
     def receive(self, tend) -> Optional[dict]:
         """The JVM's next message, None when it is gone; `tend` is called while it is awaited.
@@ -128,6 +129,7 @@ class RankJvm:
     def kill(self) -> None:
         """Kills the JVM's whole process group: a java wrapper's children (a sleep, a JVM it did not
         exec) would otherwise hold the output pipes open after it."""
+        self.killed = True
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
         except ProcessLookupError:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from enum import StrEnum
 from typing import Iterable, Optional, Union
 
@@ -101,6 +102,13 @@ class Answer(StrEnum):
     START = "start"
     GO = "go"
     STOP = "stop"
+
+
+def say(marker: bytes) -> None:
+    """Writes a marker on standard output, after whatever was printed before it."""
+    sys.stdout.flush()
+    sys.stdout.buffer.write(marker)
+    sys.stdout.flush()
 
 
 def rank_up(rank: Optional[str], host: str) -> bytes:
