@@ -36,11 +36,12 @@ def jiobench_mpj(tmp_path: Path, device: str, *args: str, ranks: int = 2, env: d
     return Run(completed)
 
 
-def start_mpj(tmp_path: Path, device: str, *args: str, ranks: int = 2, options: tuple = ()) -> subprocess.Popen:
+def start_mpj(tmp_path: Path, device: str, *args: str, ranks: int = 2, options: tuple = (),
+              env: dict = None) -> subprocess.Popen:
     return subprocess.Popen([str(JIOBENCH), "run", "-n", str(ranks), f"--launcher=mpj-{device}", *options, "--",
                              *args, "--results", str(tmp_path / "results")],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
-                            start_new_session=True)
+                            start_new_session=True, env=env)
 
 
 def processes_mentioning(text: str) -> dict[int, str]:
@@ -284,11 +285,12 @@ def test_a_rank_whose_file_goes_bad_mid_run_ends_the_job_and_leaves_no_process(t
         wait_for_line(job, "raw-bytes")
         processes = processes_mentioning(str(tmp_path / "f.dat"))
         processes.pop(job.pid)  # bin/jiobench itself
-        # MPJ's starter and the ranks' JVMs name the file on their command lines; under niodev the
-        # ranks' JVMs are children of the MPJ daemon that the run started.
+        # The process that speaks for MPJ's ranks (python -m jiobench.run.mpj), MPJ's starter and the
+        # ranks' JVMs name the file on their command lines; under niodev the ranks' JVMs are
+        # children of the MPJ daemon that the run started.
         processes.update({parent_of(pid): "daemon" for pid, command in list(processes.items())
                           if "runtime.daemon.Wrapper" in command})
-        assert len(processes) == (4 if device == "niodev" else 2), processes
+        assert len(processes) == (5 if device == "niodev" else 3), processes
         os.truncate(tmp_path / "f.dat.00000001", 0)
         out, err = job.communicate(timeout=60)
     finally:
@@ -541,6 +543,37 @@ def test_a_signal_ends_an_mpj_run_keeping_its_completed_phases(tmp_path):
     assert run["incomplete"]["reason"] == "stopped" and run["incomplete"]["signal"] == "SIGTERM"
     assert len(run["phases"]) == 4 and not target.exists()
     assert not [pid for pid in jvms if alive(pid)], "no JVM of the run is left"
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_kill_9_of_jiobench_run_ends_an_mpj_run_as_a_stop_does(tmp_path, device):
+    """`jiobench run` killed outright (kill -9, the OOM killer) cannot pass a stop on: its guardian
+    does, to the process that speaks for MPJ's ranks, which ends the job, writes the run file of the
+    phases completed and removes the test file; nothing of the run, nor its notes, outlives it."""
+    skip_where_a_daemon_runs()
+    notes = tmp_path / "tmp"
+    notes.mkdir()
+    target = tmp_path / "f.dat"
+    job = start_mpj(tmp_path, device, "-a", "raw-bytes,data-stream", "-b", "16MiB", "-t", "1MiB", "-i", "1",
+                    "-o", str(target), env=dict(os.environ, TMPDIR=str(notes)))
+    try:
+        wait_for_line(job, "raw-bytes              read  fork 1 rep 1")
+        processes = {**processes_mentioning(str(target)), **processes_mentioning(str(notes))}
+        assert any("jiobench.run.guardian" in command for command in processes.values()), processes
+        job.kill()
+        job.communicate(timeout=10)
+        deadline = time.monotonic() + 30
+        while [pid for pid in processes if alive(pid)] and time.monotonic() < deadline:
+            time.sleep(0.1)
+    finally:
+        if job.poll() is None:
+            os.killpg(job.pid, signal.SIGKILL)
+    assert not [pid for pid in processes if alive(pid)], processes
+    (path,) = (tmp_path / "results").glob("*.json")
+    run = json.loads(path.read_text())
+    assert run["incomplete"]["reason"] == "stopped" and run["incomplete"]["signal"] == "SIGKILL", run["incomplete"]
+    assert len(run["phases"]) == 4 and not target.exists()
+    assert list(notes.iterdir()) == [], "the run's notes and its copy of MPJ's settings are removed"
 
 
 @pytest.mark.parametrize("device", DEVICES)

@@ -1,8 +1,9 @@
 """`jiobench run [-n RANKS] [--launcher NAME] [--jvm-args ARGS] -- RUNNER-OPTIONS`.
 
-Its options and checks, then the launch: through an MPI launcher, one Python launcher per MPI rank
-(python -m jiobench.run.rank), each of which starts one JVM per fork of each approach, supervised by
-jiobench.run.supervisor; through MPJ Express, MPJ's own ranks (jiobench.run.mpj).
+Its options and checks, then the launch (jiobench.run.launch), supervised by jiobench.run.supervisor
+on every path: through an MPI launcher, one Python launcher per MPI rank (python -m
+jiobench.run.rank), each of which starts one JVM per fork of each approach; through MPJ Express,
+one process for MPJ's own ranks (python -m jiobench.run.mpj).
 """
 from __future__ import annotations
 
@@ -16,10 +17,11 @@ import sys
 from typing import Optional
 
 from ..errors import OneLineParser, UsageError, error
-from ..launchpaths import DEFAULT, LAUNCH_PATHS, is_mpj
+from ..launchpaths import DEFAULT, LAUNCH_PATHS
 from ..model import runfile
 from ..paths import HOME, JAR
-from . import limits, mpi, mpj, supervisor
+from . import limits, mpi, supervisor
+from .launch import launch_for
 from .node import available_memory
 from .processes import STOP_SIGNALS
 from .request import ALL, AUTO, RunRequest
@@ -75,26 +77,6 @@ def check_rank_count(ranks: int) -> None:
                         f"{mpi.RANK_OVERHEAD_BYTES >> 20} MiB, {needed / 2 ** 30:.1f} GiB in all, and this node has "
                         f"{available / 2 ** 30:.1f} GiB free: use at most {available // mpi.RANK_OVERHEAD_BYTES} "
                         "ranks here, or several nodes")
-
-
-def rank_program(request: RunRequest) -> list[str]:
-    return [sys.executable, "-m", "jiobench.run.rank", request.to_json()]
-
-
-def launch_command(request: RunRequest) -> list[str]:
-    """The mpirun, mpiexec or srun line that starts one launcher per rank."""
-    extra = list(request.launcher_args)
-    if request.launcher == "srun":
-        return ["srun", "--mpi=pmix", "-n", str(request.ranks), *extra, *rank_program(request)]
-    found = mpi.launcher_mpi(request.launcher)
-    if found is None:
-        raise UsageError(f"cannot run {request.launcher}: is an MPI installed (Debian: openmpi-bin or mpich)?")
-    library = mpi.mpi4py_mpi()
-    if library is not None and found.family != "unknown" and library.family != found.family:
-        raise UsageError(f"{request.launcher} is {found.describe()} but mpi4py uses {library.describe()}: the ranks "
-                        f"would not find each other; put the {library.describe()} launcher first on PATH or "
-                        "install mpi4py for the other")
-    return mpi.launch_prefix(request.launcher, found, request.ranks, extra) + rank_program(request)
 
 
 def run(argv: list[str]) -> int:
@@ -156,18 +138,17 @@ def run(argv: list[str]) -> int:
             return subprocess.call(request.jvm_command())
         check_rank_count(options.ranks)
         ranks_here = None if "SLURM_JOB_ID" in os.environ else options.ranks
+        launch = launch_for(request)
         limits.check(ranks_here, request.java, request.jvm_args, runner_args,
-                     None if is_mpj(options.launcher) else request.jvm_processors(ranks_here or 1))
-        command = None if is_mpj(options.launcher) else launch_command(request)
+                     launch.jvm_processors(request, ranks_here or 1))
+        command = launch.command(request)
     except UsageError as mistake:
         return error(str(mistake))
     # A signal while the ranks start is held until the run can act on it: by default it would end
-    # this process and leave the launcher's session (or MPJ's daemon) running on its own.
+    # this process and leave the launcher's session running on its own.
     held: list[int] = []
     for number in STOP_SIGNALS:
         signal.signal(number, lambda number, frame: held.append(number))
-    if command is None:
-        return mpj.run(request, held)
     return supervisor.supervise(command, request, held)
 
 

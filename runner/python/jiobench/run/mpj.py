@@ -6,14 +6,16 @@ one JVM, with `niodev` every rank is a JVM that MPJ's daemon starts (jiobench.ru
 of the run's own where none runs). Both run on this node only: a niodev run whose ranks would go to
 another host is refused before anything starts. The ranks synchronise with MPJ's collectives
 (MpjWorld); rank 0 prints tagged JSON lines, the events of `jiobench.run.driver`, which runs the
-whole run in this one process as it runs on every mpi4py rank. MPJ itself is found and made
-runnable by jiobench.run.mpj_install.
+whole run in this one process (`python -m jiobench.run.mpj`, which `jiobench run` supervises as it
+supervises mpirun: jiobench.run.launch) as it runs on every mpi4py rank. MPJ itself is found and
+made runnable by jiobench.run.mpj_install.
 """
 from __future__ import annotations
 
 import os
 import shutil
 import socket
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -134,7 +136,7 @@ class MpjRanks:
         return {socket.gethostname(): load_average()}
 
     def said_stop(self) -> None:
-        pass  # this process is `jiobench run` itself, which says nothing more
+        wire.say(wire.STOP_SAID_MARKER)
 
     def tending(self, work) -> None:
         # The job's ranks wait on this side's answers and watch no heartbeat of it.
@@ -229,12 +231,14 @@ def said_by(message: dict) -> tuple[list[str], Optional[int]]:
     return complaints(list(zip(message["ranks"], message["messages"])))
 
 
-def run(request: RunRequest, held: list[int]) -> int:
-    """`jiobench run` with an MPJ launcher; returns the exit code."""
+def refusal(request: RunRequest) -> Optional[str]:
+    """Why the run cannot go through MPJ Express, found before anything starts; None where it can."""
+    return one_node_refusal(request) or missing(Path(request.jar))
+
+
+def run(request: RunRequest) -> int:
+    """The run through MPJ Express (`refusal` passed); returns the exit code."""
     jar = Path(request.jar)
-    problem = one_node_refusal(request) or missing(jar)
-    if problem:
-        return error(problem)
     java = shutil.which(request.java)
     if java is None:
         return error(f"cannot start {request.java}: is it installed?", ExitCode.NOT_FOUND)
@@ -243,7 +247,7 @@ def run(request: RunRequest, held: list[int]) -> int:
     ranks = None
     try:
         ranks = MpjRanks(request, java, home, scratch)
-        return Driver(request, ranks).run(held)
+        return Driver(request, ranks).run()
     except DaemonFailed as failed:
         return error(str(failed), ExitCode.FAILED)
     finally:
@@ -253,3 +257,19 @@ def run(request: RunRequest, held: list[int]) -> int:
             if ranks.daemon is not None:
                 ranks.daemon.stop()
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    """`python -m jiobench.run.mpj REQUEST`, as `jiobench run` starts it (jiobench.run.launch): this
+    one process speaks for every rank, so it is up, and every rank with it, as soon as it runs (the
+    MPJ jobs' own start has its deadline here); its last word is the run's exit code."""
+    (request_json,) = sys.argv[1:] if argv is None else argv
+    wire.say(wire.rank_up("0", socket.gethostname()))
+    wire.say(wire.ALL_UP_MARKER)
+    code = run(RunRequest.from_json(request_json))
+    wire.say(wire.exit_code_line(code))
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
