@@ -20,14 +20,14 @@ import sys
 import threading
 import time
 from collections import Counter
-from typing import Iterable, Optional
+from typing import Iterable, Iterator, Optional
 
 from ..exitcode import ExitCode
 from ..model import perrank, repetitions, runfile, stats
 from . import collect, incomplete, progress, runfiles, wire
 from .endings import named, run_exit_code, stopped_line
 from .environment import run_environment, slurm_environment
-from .launching import files_to_empty, fork_tasks
+from .launching import Fork, files_to_empty, fork_tasks
 from .mpi import RANK_OVERHEAD_BYTES
 from .processes import PASSED_ON_STOP, STOP_NOTE_VARIABLE, STOP_SIGNALS, stop_name
 from .request import RunRequest
@@ -36,16 +36,12 @@ from .transport import (Agreed, Ended, Finished, NotStarted, PhaseRecords, Phase
                         StartLate, Transport)
 
 FIRST = wire.TASK_FIRST
+FIRST_LABEL = "the start of the run"
 # How long a rank that writes the run file in lost rank 0's stead waits for rank 0's file first.
 RANK_0_FIRST_SECONDS = 3.0
 # How long removing the run's files may take: an unlink on a file system that stopped answering
 # (CephFS with its metadata server lost) blocks for good, and comes after the run file.
 REMOVAL_SECONDS = 10.0
-
-
-def task_label(parameters: dict, task: str) -> str:
-    fork, index = task.split(":")
-    return f"the start of {parameters['approaches'][int(index)]} fork {fork}"
 
 
 def load_writer_libraries() -> None:
@@ -169,7 +165,7 @@ class Driver:
         self.stop_signal: Optional[str] = None
         self.problems: list[str] = []  # what the JVMs said went wrong
         self.load_average: dict = {}  # "start" and "end": each host's
-        self.tasks = iter(())  # the forks still to run after the first JVM
+        self.forks: Iterator[Fork] = iter(())  # those still to run after the first JVM
         # Between the run file and a launcher gone from under the ranks (rank.watch_parent).
         self.lock = threading.RLock()
 
@@ -197,11 +193,12 @@ class Driver:
 
     # Tasks -------------------------------------------------------------------------------------
 
-    def run_task(self, task: str, label: str) -> int:
-        """Runs one task's JVMs on every rank to their end: their exit code (0 when the run ended
-        here, which self.ending or self.refused then says)."""
+    def run_task(self, fork: Optional[Fork]) -> int:
+        """Runs the JVMs of one fork (None: the run's first JVM) on every rank to their end: their
+        exit code (0 when the run ended here, which self.ending or self.refused then says)."""
         deadline = StartDeadline(self.request.start_timeout)
-        events = self.transport.task(self.wire_task(task), label, self.unable_to_start(task, label), deadline)
+        label = FIRST_LABEL if fork is None else fork.label(self.parameters)
+        events = self.transport.task(self.wire_task(fork), label, self.unable_to_start(fork, label), deadline)
         reply = None
         while True:
             try:
@@ -210,19 +207,19 @@ class Driver:
                 return 0
             reply = None
             match event:
-                case Ready() if task == FIRST:
+                case Ready() if fork is None:
                     reply = self.checked(event)
-                case Started() if task == FIRST:
+                case Started() if fork is None:
                     self.start_collecting(event)
                 case NotStarted():
                     self.note_created(event.created)
-                    self.not_started(event.exit, event.messages, event.rank, task, label, named(event.messages, event.rank))
+                    self.not_started(event.exit, event.messages, event.rank, fork, label, named(event.messages, event.rank))
                     return 0
                 case StartLate():
                     self.note_created(event.created)
                     line = deadline.missed(event.ranks, event.what) + (
                         f"; its JVM printed: {event.printed}" if event.printed else "")
-                    self.not_started(ExitCode.FAILED, [line], event.rank, task, label, [line])
+                    self.not_started(ExitCode.FAILED, [line], event.rank, fork, label, [line])
                     return 0
                 case PhaseRecords() if self.collector is not None:
                     reply = self.collector.phase(event.records)
@@ -243,16 +240,15 @@ class Driver:
         stopped or refused before its first phase removes it too."""
         self.created.note(files)
 
-    def wire_task(self, task: str) -> str:
-        """The task as the JVM reads it: a later one carries what the files this rank created are."""
-        if task == FIRST:
-            return task
-        fork, index = task.split(":")
-        return wire.task(int(fork), int(index), self.created.identities.values())
+    def wire_task(self, fork: Optional[Fork]) -> str:
+        """The JVM's task as it reads it: a later one carries what the files this rank created are."""
+        if fork is None:
+            return FIRST
+        return wire.task(fork.number, fork.approach, self.created.identities.values())
 
-    def unable_to_start(self, task: str, label: str) -> Optional[str]:
+    def unable_to_start(self, fork: Optional[Fork], label: str) -> Optional[str]:
         """Empties the files before every JVM after the first; why it cannot, if it cannot."""
-        if task == FIRST or self.stop_signal is not None:
+        if fork is None or self.stop_signal is not None:
             return None
         for path in self.to_empty:
             try:
@@ -301,11 +297,11 @@ class Driver:
                 self.transport.tending(stats.load_libraries)
         self.collector.start()
 
-    def not_started(self, code: int, messages: list[str], rank: Optional[int], task: str, label: str,
+    def not_started(self, code: int, messages: list[str], rank: Optional[int], fork: Optional[Fork], label: str,
                     said: list[str]) -> None:
         """The task's JVMs did not start: the first task's refusal (`said`, in lines that name the
         ranks), a later one's failure (`rank`, where one alone failed)."""
-        if task == FIRST:
+        if fork is None:
             self.refused = code
             if self.transport.checks_every_rank:
                 for line in error_lines(said):
@@ -315,18 +311,18 @@ class Driver:
             # Where no one rank failed alone, the ranks that did are named in the text, if any is.
             self.ending = incomplete.failure(text if rank is not None else f"failed during {label}: {text}", rank, label)
 
-    def next_task(self) -> Optional[str]:
+    def next_fork(self) -> Optional[Fork]:
         """The next fork; under -i auto, once the planned ones ran, those the collector adds (the
         same on every rank)."""
-        task = next(self.tasks, None)
-        if task is None and repetitions.Rule.of(self.parameters):
+        fork = next(self.forks, None)
+        if fork is None and repetitions.Rule.of(self.parameters):
             agreed = self.transport.agree(self.collector.phases.forks_to_add() if self.collector and self.writes() else None)
             if not isinstance(agreed, Agreed):
                 self.ending = self.ending or agreed.ending
                 return None
-            self.tasks = iter(agreed.value)
-            task = next(self.tasks, None)
-        return task
+            self.forks = iter(agreed.value)
+            fork = next(self.forks, None)
+        return fork
 
     # The run -----------------------------------------------------------------------------------
 
@@ -341,7 +337,7 @@ class Driver:
     def run_tasks(self, held: list[int]) -> int:
         self.watch_signals(list(held))
         self.load_average["start"] = self.transport.loads()
-        code = self.run_task(FIRST, "the start of the run")
+        code = self.run_task(None)
         if not self.started:
             # Refused, not started or stopped before the first phase: no run file.
             self.remove_created()
@@ -353,12 +349,12 @@ class Driver:
                     print(stopped_line(self.stop_signal, phases_kept=False), file=sys.stderr, flush=True)
                     self.transport.said_stop()
             return self.exit_code(self.refused or 0)
-        self.tasks = iter(fork_tasks(self.parameters))
+        self.forks = iter(fork_tasks(self.parameters))
         while self.ending is None:
-            task = self.next_task()
-            if task is None:
+            fork = self.next_fork()
+            if fork is None:
                 break
-            code = max(code, self.run_task(task, task_label(self.parameters, task)))
+            code = max(code, self.run_task(fork))
         self.load_average["end"] = self.transport.loads()
         if self.collector is not None and self.writes() and not self.written_by_rank_0():
             self.collector.printer = progress.Printer(sys.stdout)  # a rank that survived lost ones writes in their stead

@@ -5,17 +5,30 @@ Kept apart from `jiobench.run.rank`, whose import starts MPI through mpi4py.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from .filesystems import NETWORK_TYPES
 
 
-def fork_tasks(parameters: dict) -> list[str]:
-    """The JVMs of the run after the first, as tasks "FORK:APPROACH-INDEX": fork 1 of every
-    approach, then fork 2 of every approach, ... so a slow spell falls on all approaches alike."""
+class Fork(NamedTuple):
+    """A JVM of the run after its first: fork `number` (from 1) of the approach at `approach` in
+    the run's list of approaches."""
+    number: int
+    approach: int
+
+    def label(self, parameters: dict) -> str:
+        """The fork's start, in the user's words."""
+        return f"the start of {parameters['approaches'][self.approach]} fork {self.number}"
+
+
+def fork_tasks(parameters: dict) -> list[Fork]:
+    """The JVMs of the run after the first: fork 1 of every approach, then fork 2 of every
+    approach, ... so a slow spell falls on all approaches alike."""
     if parameters["forks"] == 0:
         return []
-    tasks = [f"{fork}:{index}" for fork in range(1, parameters["forks"] + 1)
+    forks = [Fork(number, index) for number in range(1, parameters["forks"] + 1)
              for index in range(len(parameters["approaches"]))]
-    return tasks[1:]  # fork 1 of the first approach is the first JVM
+    return forks[1:]  # fork 1 of the first approach is the first JVM
 
 
 def files_to_empty(ready: dict) -> list[str]:

@@ -9,6 +9,7 @@ from collections import Counter
 from typing import Mapping, Optional, Sequence
 
 from ..model import reduce, repetitions
+from .launching import Fork
 
 
 class Phases:
@@ -49,11 +50,11 @@ class Phases:
                 self.stopped[approach] = repetitions.stopped(self.kept, approach, reason, self.spent[approach])
         return going
 
-    def forks_to_add(self) -> list[str]:
-        """-i auto with forks: one more fork ("FORK:APPROACH-INDEX") of each approach that its forks
-        so far left short of a reason to stop."""
+    def forks_to_add(self) -> list[Fork]:
+        """-i auto with forks: one more fork of each approach that its forks so far left short of a
+        reason to stop."""
         if self.rule is None or self.rule.forks < 2 or not self.kept:
             return []
-        fork = 1 + max(phase["fork"] for phase in self.kept)
-        return [f"{fork}:{index}" for index, approach in enumerate(self.parameters["approaches"])
+        number = 1 + max(phase["fork"] for phase in self.kept)
+        return [Fork(number, index) for index, approach in enumerate(self.parameters["approaches"])
                 if approach not in self.stopped]
