@@ -15,7 +15,8 @@ import pytest
 from testing import HOME
 from jiobench.model import perrank, reduce, stats
 from jiobench.run import driver, endings, incomplete, wire
-from jiobench.run.driver import FIRST, Driver, memory_refusal, error_lines, shared_file_refusal
+from jiobench.run.driver import FIRST, Driver, error_lines
+from jiobench.run.start_checks import memory_refusal, shared_file_refusal
 from jiobench.run.mpi import RANK_OVERHEAD_BYTES
 from jiobench.run.processes import PASSED_ON_STOP, STOP_NOTE_VARIABLE, STOP_SIGNALS
 from jiobench.run.request import RunRequest
@@ -88,15 +89,14 @@ Step = Union[TaskEvent, Callable[["ScriptedTransport"], Optional[TaskEvent]]]
 
 class ScriptedTransport:
     """A transport that yields the events a test gives it, task by task, and notes the driver's
-    answers and the stops it was asked to pass on. As rank 0 (or MPJ Express's one driver) it
-    checks for every rank and writes; as another mpi4py rank, neither until the test says so."""
+    answers and the stops it was asked to pass on. As rank 0 it checks for every rank and writes;
+    as another mpi4py rank, neither until the test makes it the writer."""
 
     def __init__(self, scripts: dict[str, list[Step]], hosts: list[str], rank: int = 0):
         self.scripts = scripts
         self.hosts = hosts
-        self.checks_every_rank = rank == 0
-        self.writes_as: Optional[int] = 0 if rank == 0 else None
-        self.whose_files = f"rank {rank}"
+        self.speaks_for = range(rank, rank + 1)
+        self.writer = 0
         self.answers: list = []
         self.stops: list[str] = []
         self.deadline: Optional[StartDeadline] = None
@@ -268,7 +268,7 @@ def test_a_rank_that_survives_lost_rank_0_writes_the_run_file_from_the_phases_it
                               "launcher killed)", phase=phase)
 
     def rank_0_lost(transport):
-        transport.writes_as = 1  # as MpiRanks picks a survivor, on a node none of the lost ranks was on
+        transport.writer = 1  # as MpiRanks picks a survivor, on a node none of the lost ranks was on
 
     reduced = [PhaseReduced(reduce.reduce_phase(records, None)) for records in scripted.phases[:3]]
     code, _ = scripted.drive(*scripted.started(), *reduced, rank_0_lost, Ended(lost), rank=1)

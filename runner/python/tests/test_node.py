@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from jiobench.run import node, rank
+from jiobench.run import node, rank_rounds
 
 
 def test_crowding_is_the_ready_tasks_per_processor_and_one_where_they_fit_or_cannot_be_counted(tmp_path, monkeypatch):
@@ -30,8 +30,8 @@ def test_a_waiting_rank_looks_less_often_on_crowded_processors_and_never_sleeps_
     busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(8 * cpus)]
     try:
         assert node.crowding() >= 4
-        assert rank.poll_sleep() >= 4 * rank.POLL_SECONDS
-        assert rank.poll_sleep() <= rank.SLOW_POLL_SECONDS
+        assert rank_rounds.poll_sleep() >= 4 * rank_rounds.POLL_SECONDS
+        assert rank_rounds.poll_sleep() <= rank_rounds.SLOW_POLL_SECONDS
     finally:
         for process in busy:
             process.kill()

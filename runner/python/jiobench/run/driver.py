@@ -8,8 +8,8 @@ the driver answers: the checks before the first phase, the phases reduced where 
 
 Under mpi4py the driver runs on every rank alike: rank 0 collects the records, every other rank
 keeps the phases they reduce to, so that a rank that survives lost ones can write the run file,
-and the rank the transport `writes_as` (rank 0 unless it was lost) prints and writes; under MPJ
-Express one driver speaks for every rank.
+and the transport's `writer` (rank 0 unless it was lost) prints and writes; under MPJ Express one
+driver speaks for every rank.
 """
 from __future__ import annotations
 
@@ -28,9 +28,9 @@ from . import collect, incomplete, progress, runfiles, wire
 from .endings import named, run_exit_code, stopped_line
 from .environment import run_environment, slurm_environment
 from .launching import Fork, files_to_empty, fork_tasks
-from .mpi import RANK_OVERHEAD_BYTES
 from .processes import PASSED_ON_STOP, STOP_NOTE_VARIABLE, STOP_SIGNALS, stop_name
 from .request import RunRequest
+from .start_checks import memory_refusal, run_id_refusal, shared_file_refusal
 from .startup import StartDeadline
 from .transport import (Agreed, Ended, Finished, NotStarted, PhaseRecords, PhaseReduced, Ready, RepeatAsked, Started,
                         StartLate, Transport)
@@ -56,56 +56,6 @@ def error_lines(messages: list[str]) -> list[str]:
     unless the runner said it in its own words."""
     lines = [" ".join(message.split()) for message in messages]
     return [line if line.startswith("jiobench") else f"jiobench: error: {line}" for line in lines if line]
-
-
-def memory_refusal(memory: list, hosts: Iterable[str]) -> Optional[str]:
-    """The ranks of each host need their JVMs' plans and their own overhead: more than the host
-    has available is refused before anything runs. `memory` holds each rank's (plan, available)."""
-    need: Counter = Counter()
-    largest: Counter = Counter()  # the most one rank of the host needs
-    ranks: Counter = Counter()
-    have: dict[str, int] = {}
-    for host, (plan, available) in zip(hosts, memory):
-        ranks[host] += 1
-        need[host] += (plan or 0) + RANK_OVERHEAD_BYTES
-        largest[host] = max(largest[host], (plan or 0) + RANK_OVERHEAD_BYTES)
-        if available is not None:
-            have[host] = available
-    for host, needed in need.items():
-        if host in have and needed > have[host]:
-            fit = have[host] // largest[host]
-            return (f"{ranks[host]} ranks on {host} need about {needed / 2 ** 30:.1f} GiB (their plans "
-                    f"and JVMs), more than the {have[host] / 2 ** 30:.1f} GiB it has available: "
-                    + (f"run at most {fit} per node, or " if fit else "")
-                    + "shrink the plan (a lower -b or -s; with tiny transfers, whose offsets it holds, a larger -t)")
-    return None
-
-
-def shared_file_refusal(identities: Optional[list], hosts: Iterable[str], parameters: dict) -> Optional[str]:
-    """The ranks of several hosts must see one file: a path local to each node (its /tmp) gives each
-    host a file of its own, and each rank's read then checks what only its own host wrote.
-    `identities` holds each rank's inode number of the file (None where it sees none); a shared
-    file system gives one file one number on every node."""
-    if identities is None or len(set(hosts)) < 2 or parameters["file_per_process"]:
-        return None
-    seen: dict = {}
-    for host, identity in zip(hosts, identities):
-        seen.setdefault(identity, []).append(host)
-    if len(seen) < 2:
-        return None
-    apart = sorted({hosts_of[0] for hosts_of in seen.values()})
-    return (f"-o {parameters['file']}: the ranks on {' and '.join(apart[:2])}{' and others' if len(apart) > 2 else ''} "
-            "do not see one file there (a directory local to each node, such as /tmp?); give -o a path on a file "
-            "system every node shares")
-
-
-def run_id_refusal(request: RunRequest, ready: dict) -> Optional[str]:
-    """A run never writes over another run's file: a name already taken is found before the first phase."""
-    results = ready["parameters"]["results"]
-    if request.run_id and runfile.exists(request.run_id, results):
-        return (f"--run-id {request.run_id}: {results} already holds a run of that name (a run never writes "
-                "over another run's file)")
-    return None
 
 
 def run_context(request: RunRequest, ready: dict, hosts: Iterable[str], mpi: dict, load_average: dict,
@@ -266,20 +216,23 @@ class Driver:
         self.note_created(ready["created"])
         self.to_empty = files_to_empty(ready)
         self.keep = self.parameters["keep"]
-        if not self.transport.checks_every_rank:
+        if not self.checks_every_rank():
             return None
         return (run_id_refusal(self.request, ready)
                 or shared_file_refusal(event.files, self.transport.hosts, self.parameters)
                 or memory_refusal(event.memory, self.transport.hosts))
 
+    def checks_every_rank(self) -> bool:
+        return 0 in self.transport.speaks_for
+
     def writes(self) -> bool:
-        return self.transport.writes_as is not None
+        return self.transport.writer in self.transport.speaks_for
 
     def written_by_rank_0(self) -> bool:
         """Whether rank 0 wrote the run file after all, where another rank took it for lost: a
         network cut in two leaves each side sure the other is lost, and storage of its own may
         still reach both. Rank 0 is given a moment, and its file stands."""
-        if self.transport.writes_as == 0:
+        if self.transport.writer == 0:
             return False
         time.sleep(RANK_0_FIRST_SECONDS)
         return runfile.exists(self.collector.context["run_id"], self.parameters["results"])
@@ -303,7 +256,7 @@ class Driver:
         ranks), a later one's failure (`rank`, where one alone failed)."""
         if fork is None:
             self.refused = code
-            if self.transport.checks_every_rank:
+            if self.checks_every_rank():
                 for line in error_lines(said):
                     print(line, file=sys.stderr, flush=True)
         elif self.ending is None:
@@ -375,12 +328,13 @@ class Driver:
 
     def remove_created(self) -> None:
         if not self.keep:
-            remove_created(self.created, self.transport.whose_files)
+            ranks = self.transport.speaks_for
+            remove_created(self.created, f"rank {ranks[0]}" if len(ranks) == 1 else None)
 
     def write_run_file(self, ending: Optional[dict]) -> None:
         with self.lock:
             self.collector.context["writer"] = {
-                "rank": self.transport.writes_as,
+                "rank": self.transport.writer,
                 "peak_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}  # KiB on Linux
             self.collector.finish(ending)
             if ending is not None and ending["reason"] == "stopped":

@@ -96,9 +96,7 @@ class MpjRanks:
     rank 0 does: it checks for every rank, writes the run file as rank 0, and removes every rank's
     files."""
 
-    checks_every_rank = True
-    writes_as = 0
-    whose_files = None
+    writer = 0
 
     def __init__(self, request: RunRequest, java: str, home: Path, scratch: Path):
         self.request = request
@@ -126,6 +124,10 @@ class MpjRanks:
             self.starter_args += ["-machinesfile", str(scratch / "machines")]
         self.starter_args += launcher_args
         self.daemon = Daemon(java, self.home, self.env, scratch / "daemon.log") if own_daemon else None
+
+    @property
+    def speaks_for(self) -> range:
+        return range(self.request.ranks)
 
     def mpi(self) -> dict:
         return {"library": f"MPJ Express {configuration(self.home)['mpjexpress.version']}",

@@ -112,19 +112,15 @@ class Transport(Protocol):
     hosts: Sequence[str]
 
     @property
-    def checks_every_rank(self) -> bool:
-        """Whether this process checks the run for every rank before its first phase, and says
-        why JVMs did not start: mpi4py's rank 0, or the one process of an MPJ Express run."""
+    def speaks_for(self) -> range:
+        """The ranks this process speaks for: its own under mpi4py, every one under MPJ Express.
+        The process that speaks for rank 0 checks the run for every rank before its first phase,
+        and says why JVMs did not start."""
 
     @property
-    def writes_as(self) -> Optional[int]:
-        """The rank in whose name this process prints the run's progress and writes its run file;
-        None where another process does."""
-
-    @property
-    def whose_files(self) -> Optional[str]:
-        """Whose created files this process removes, as its complaints name them ("rank 3"); None
-        where it removes every rank's."""
+    def writer(self) -> int:
+        """The rank in whose name the run's progress is printed and its run file written: rank 0,
+        or a rank that survived lost ones in its stead."""
 
     def task(self, task: str, label: str, unable: Optional[str], deadline: StartDeadline) -> TaskEvents:
         """Runs one task's JVMs on every rank (`label` says which, in the user's words; `unable`
