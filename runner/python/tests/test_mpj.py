@@ -44,6 +44,13 @@ def start_mpj(tmp_path: Path, device: str, *args: str, ranks: int = 2, options: 
                             start_new_session=True, env=env)
 
 
+def end_if_running(job: subprocess.Popen) -> None:
+    """Whatever ended the test, nothing of the run outlives it: `jiobench run` leads a session of
+    its own."""
+    if job.poll() is None:
+        os.killpg(job.pid, signal.SIGKILL)
+
+
 def processes_mentioning(text: str) -> dict[int, str]:
     """Process id → command line of every process whose command line holds the text."""
     found = {}
@@ -294,8 +301,7 @@ def test_a_rank_whose_file_goes_bad_mid_run_ends_the_job_and_leaves_no_process(t
         os.truncate(tmp_path / "f.dat.00000001", 0)
         out, err = job.communicate(timeout=60)
     finally:
-        if job.poll() is None:
-            os.killpg(job.pid, signal.SIGKILL)
+        end_if_running(job)
     assert job.returncode == 1, (out, err)
     assert "jiobench: rank 1: raw-bytes read rep" in err and "EOFException" in err, err
     assert json.loads(Path(out.strip().splitlines()[-1]).read_text())["incomplete"] is not None
@@ -320,8 +326,7 @@ def test_a_killed_niodev_rank_is_named_and_ends_the_job_leaving_no_jvm_nor_daemo
         os.kill(ranks[2], signal.SIGKILL)
         out, err = job.communicate(timeout=60)
     finally:
-        if job.poll() is None:
-            os.killpg(job.pid, signal.SIGKILL)
+        end_if_running(job)
     assert job.returncode == 1, (out, err)
     assert f"rank 2's JVM (pid {ranks[2]}) ended in the middle of the run" in err, err
     assert "rank 0's" not in err and "rank 1's" not in err, err
@@ -347,8 +352,7 @@ def test_a_stop_that_comes_as_a_rank_fails_ends_the_run_as_the_failure_does(tmp_
         job.send_signal(signal.SIGTERM)
         out, err = job.communicate(timeout=60)
     finally:
-        if job.poll() is None:
-            os.killpg(job.pid, signal.SIGKILL)
+        end_if_running(job)
     assert job.returncode == 1, (out, err)
     assert f"(pid {victim}) ended in the middle of the run" in err, err
     (path,) = (tmp_path / "results").glob("*.json")
@@ -467,8 +471,7 @@ def test_ranks_not_ready_within_the_start_timeout_end_the_run_naming_them(tmp_pa
     try:
         out, err = job.communicate(timeout=60)
     finally:
-        if job.poll() is None:
-            os.killpg(job.pid, signal.SIGKILL)
+        end_if_running(job)
     assert job.returncode == 1, (out, err)
     assert err.splitlines() == [
         f"jiobench: error: {missing} on {socket.gethostname()} did not start within --start-timeout 8 s"], err
@@ -495,8 +498,7 @@ def test_a_rank_killed_while_another_has_yet_to_start_is_named_at_once(tmp_path)
         killed = time.monotonic()
         out, err = job.communicate(timeout=60)
     finally:
-        if job.poll() is None:
-            os.killpg(job.pid, signal.SIGKILL)
+        end_if_running(job)
     assert job.returncode == 1, (out, err)
     assert err.splitlines() == [f"jiobench: error: rank 2's JVM (pid {jvm[0]}) ended before every rank had started"]
     assert time.monotonic() - killed < 10
@@ -510,8 +512,7 @@ def test_a_stop_before_the_first_phase_says_so_in_one_line(tmp_path, device):
         job.send_signal(signal.SIGTERM)
         out, err = job.communicate(timeout=30)
     finally:
-        if job.poll() is None:
-            os.killpg(job.pid, signal.SIGKILL)
+        end_if_running(job)
     assert job.returncode == 128 + signal.SIGTERM, (out, err)
     assert err.splitlines() == ["jiobench: stopped by SIGTERM before any phase; no run file was written"], err
     assert not [pid for pid in processes if alive(pid)], processes
@@ -566,8 +567,7 @@ def test_a_kill_9_of_jiobench_run_ends_an_mpj_run_as_a_stop_does(tmp_path, devic
         while [pid for pid in processes if alive(pid)] and time.monotonic() < deadline:
             time.sleep(0.1)
     finally:
-        if job.poll() is None:
-            os.killpg(job.pid, signal.SIGKILL)
+        end_if_running(job)
     assert not [pid for pid in processes if alive(pid)], processes
     (path,) = (tmp_path / "results").glob("*.json")
     run = json.loads(path.read_text())
