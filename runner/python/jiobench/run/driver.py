@@ -20,7 +20,8 @@ import sys
 import threading
 import time
 from collections import Counter
-from typing import Iterable, Optional
+from types import FrameType
+from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence, Union
 
 from ..exitcode import ExitCode
 from ..model import perrank, repetitions, runfile, stats
@@ -29,6 +30,7 @@ from .endings import named, run_exit_code, stopped_line
 from .environment import run_environment, slurm_environment
 from .launching import files_to_empty, fork_tasks
 from .mpi import RANK_OVERHEAD_BYTES
+from .placement import RankHosts
 from .processes import PASSED_ON_STOP, STOP_NOTE_VARIABLE, STOP_SIGNALS, stop_name
 from .request import RunRequest
 from .startup import StartDeadline
@@ -43,7 +45,7 @@ RANK_0_FIRST_SECONDS = 3.0
 REMOVAL_SECONDS = 10.0
 
 
-def task_label(parameters: dict, task: str) -> str:
+def task_label(parameters: dict[str, Any], task: str) -> str:
     fork, index = task.split(":")
     return f"the start of {parameters['approaches'][int(index)]} fork {fork}"
 
@@ -62,12 +64,12 @@ def error_lines(messages: list[str]) -> list[str]:
     return [line if line.startswith("jiobench") else f"jiobench: error: {line}" for line in lines if line]
 
 
-def memory_refusal(memory: list, hosts: Iterable[str]) -> Optional[str]:
+def memory_refusal(memory: list[tuple[Optional[int], Optional[int]]], hosts: Iterable[str]) -> Optional[str]:
     """The ranks of each host need their JVMs' plans and their own overhead: more than the host
     has available is refused before anything runs. `memory` holds each rank's (plan, available)."""
-    need: Counter = Counter()
-    largest: Counter = Counter()  # the most one rank of the host needs
-    ranks: Counter = Counter()
+    need: Counter[str] = Counter()
+    largest: Counter[str] = Counter()  # the most one rank of the host needs
+    ranks: Counter[str] = Counter()
     have: dict[str, int] = {}
     for host, (plan, available) in zip(hosts, memory):
         ranks[host] += 1
@@ -85,14 +87,15 @@ def memory_refusal(memory: list, hosts: Iterable[str]) -> Optional[str]:
     return None
 
 
-def shared_file_refusal(identities: Optional[list], hosts: Iterable[str], parameters: dict) -> Optional[str]:
+def shared_file_refusal(identities: Optional[list[Optional[int]]], hosts: Iterable[str],
+                        parameters: dict[str, Any]) -> Optional[str]:
     """The ranks of several hosts must see one file: a path local to each node (its /tmp) gives each
     host a file of its own, and each rank's read then checks what only its own host wrote.
     `identities` holds each rank's inode number of the file (None where it sees none); a shared
     file system gives one file one number on every node."""
     if identities is None or len(set(hosts)) < 2 or parameters["file_per_process"]:
         return None
-    seen: dict = {}
+    seen: dict[Optional[int], list[str]] = {}
     for host, identity in zip(hosts, identities):
         seen.setdefault(identity, []).append(host)
     if len(seen) < 2:
@@ -103,7 +106,7 @@ def shared_file_refusal(identities: Optional[list], hosts: Iterable[str], parame
             "system every node shares")
 
 
-def run_id_refusal(request: RunRequest, ready: dict) -> Optional[str]:
+def run_id_refusal(request: RunRequest, ready: dict[str, Any]) -> Optional[str]:
     """A run never writes over another run's file: a name already taken is found before the first phase."""
     results = ready["parameters"]["results"]
     if request.run_id and runfile.exists(request.run_id, results):
@@ -112,8 +115,8 @@ def run_id_refusal(request: RunRequest, ready: dict) -> Optional[str]:
     return None
 
 
-def run_context(request: RunRequest, ready: dict, hosts: Iterable[str], mpi: dict, load_average: dict,
-                run_id: str) -> dict:
+def run_context(request: RunRequest, ready: dict[str, Any], hosts: RankHosts, mpi: dict[str, Any],
+                load_average: dict[str, Any], run_id: str) -> dict[str, Any]:
     """What the run file says of the run besides its phases."""
     per_host = dict(Counter(hosts))
     environment, warnings = run_environment(ready, per_host)
@@ -140,7 +143,7 @@ def remove_created(created: runfiles.CreatedFiles, who: Optional[str]) -> None:
     said: list[str] = []
     done = threading.Event()
 
-    def removing():
+    def removing() -> None:
         said.extend(created.remove())
         done.set()
 
@@ -159,17 +162,17 @@ class Driver:
         self.request = request
         self.transport = transport
         self.collector: Optional[collect.Collector] = None
-        self.parameters: dict = {}
+        self.parameters: dict[str, Any] = {}
         self.created = runfiles.CreatedFiles()  # the files the run created here
         self.to_empty: list[str] = []  # emptied before every JVM after the first
         self.keep = False
         self.started = False
         self.refused: Optional[int] = None  # the exit code when the first JVMs did not start
-        self.ending: Optional[dict] = None  # what ended the run early, as the run file says
+        self.ending: Optional[dict[str, Any]] = None  # what ended the run early, as the run file says
         self.stop_signal: Optional[str] = None
         self.problems: list[str] = []  # what the JVMs said went wrong
-        self.load_average: dict = {}  # "start" and "end": each host's
-        self.tasks = iter(())  # the forks still to run after the first JVM
+        self.load_average: dict[str, Any] = {}  # "start" and "end": each host's
+        self.tasks: Iterator[str] = iter(())  # the forks still to run after the first JVM
         # Between the run file and a launcher gone from under the ranks (rank.watch_parent).
         self.lock = threading.RLock()
 
@@ -187,10 +190,10 @@ class Driver:
                 held = [*held, PASSED_ON_STOP]
         except (KeyError, OSError):
             pass
-        for number in held:
-            self.on_signal(number, None)
+        for held_signal in held:
+            self.on_signal(held_signal, None)
 
-    def on_signal(self, number, frame) -> None:
+    def on_signal(self, number: int, frame: Optional[FrameType]) -> None:
         if self.stop_signal is None:
             self.stop_signal = stop_name(number)
         self.transport.stop(self.stop_signal)
@@ -202,7 +205,7 @@ class Driver:
         here, which self.ending or self.refused then says)."""
         deadline = StartDeadline(self.request.start_timeout)
         events = self.transport.task(self.wire_task(task), label, self.unable_to_start(task, label), deadline)
-        reply = None
+        reply: Union[None, str, dict[str, Any], list[str]] = None
         while True:
             try:
                 event = events.send(reply)
@@ -238,7 +241,7 @@ class Driver:
                     self.ending = self.ending or event.ending
                     return 0
 
-    def note_created(self, files: dict[str, str]) -> None:
+    def note_created(self, files: Mapping[str, str]) -> None:
         """What a rank's JVM created (path: identity), from whichever event tells it first: a run
         stopped or refused before its first phase removes it too."""
         self.created.note(files)
@@ -272,6 +275,7 @@ class Driver:
         self.keep = self.parameters["keep"]
         if not self.transport.checks_every_rank:
             return None
+        assert event.memory is not None  # every rank's, where this process checks for every rank
         return (run_id_refusal(self.request, ready)
                 or shared_file_refusal(event.files, self.transport.hosts, self.parameters)
                 or memory_refusal(event.memory, self.transport.hosts))
@@ -286,6 +290,7 @@ class Driver:
         if self.transport.writes_as == 0:
             return False
         time.sleep(RANK_0_FIRST_SECONDS)
+        assert self.collector is not None  # asked only of a run that started collecting
         return runfile.exists(self.collector.context["run_id"], self.parameters["results"])
 
     def start_collecting(self, event: Started) -> None:
@@ -330,7 +335,7 @@ class Driver:
 
     # The run -----------------------------------------------------------------------------------
 
-    def run(self, held: list[int] = ()) -> int:
+    def run(self, held: Sequence[int] = ()) -> int:
         try:
             return self.run_tasks(held)
         except Exception:
@@ -338,7 +343,7 @@ class Driver:
             self.remove_created()
             raise
 
-    def run_tasks(self, held: list[int]) -> int:
+    def run_tasks(self, held: Sequence[int]) -> int:
         self.watch_signals(list(held))
         self.load_average["start"] = self.transport.loads()
         code = self.run_task(FIRST, "the start of the run")
@@ -381,7 +386,8 @@ class Driver:
         if not self.keep:
             remove_created(self.created, self.transport.whose_files)
 
-    def write_run_file(self, ending: Optional[dict]) -> None:
+    def write_run_file(self, ending: Optional[dict[str, Any]]) -> None:
+        assert self.collector is not None  # a run file comes only of a run that started collecting
         with self.lock:
             self.collector.context["writer"] = {
                 "rank": self.transport.writes_as,

@@ -5,10 +5,12 @@ Kept apart from `jiobench.run.rank`, whose import starts MPI through mpi4py.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .filesystems import NETWORK_TYPES
 
 
-def fork_tasks(parameters: dict) -> list[str]:
+def fork_tasks(parameters: dict[str, Any]) -> list[str]:
     """The JVMs of the run after the first, as tasks "FORK:APPROACH-INDEX": fork 1 of every
     approach, then fork 2 of every approach, ... so a slow spell falls on all approaches alike."""
     if parameters["forks"] == 0:
@@ -18,7 +20,7 @@ def fork_tasks(parameters: dict) -> list[str]:
     return tasks[1:]  # fork 1 of the first approach is the first JVM
 
 
-def files_to_empty(ready: dict) -> list[str]:
+def files_to_empty(ready: dict[str, Any]) -> list[str]:
     """The files to empty before every JVM of the run after the first (its first JVM's ready
     message says what it created and where): those this rank created, as they were for the first
     approach, so that no approach writes into what another left. The page cache keeps the shape

@@ -26,7 +26,7 @@ import sys
 import threading
 import time
 from array import array
-from typing import Callable, Generator, Optional, Union
+from typing import Any, Callable, Generator, Optional, TypeVar, Union, cast
 
 import mpi4py
 
@@ -49,7 +49,7 @@ from .node import available_memory, crowding, load_average
 from .placement import Placement, ranks_on
 from .rank_jvm import LOOK_SECONDS, STOP_GRACE_SECONDS, NotReady, RankJvm, file_identity, start_status
 from .request import RunRequest
-from .rounds import RankState, RunEnds, answers_of, start_failure, worst_ending
+from .rounds import RankState, RankStatus, RunEnds, answers_of, start_failure, worst_ending
 from .startup import StartDeadline
 from .transport import (Agreed, Ended, Finished, NotStarted, PhaseRecords, PhaseReduced, Ready, RepeatAsked, Started,
                         TaskEvents)
@@ -71,6 +71,8 @@ FILE_LOOKS, FILE_LOOK_SECONDS = 6, 0.5
 MESSAGES_SAID = 10
 # How often a rank hands its keeper the connections MPI opened since (jiobench.run.keeper).
 KEEPER_LOOK_SECONDS = 1.0
+# What rank 0 says to every rank, which each hands in too.
+Value = TypeVar("Value")
 
 
 def poll_sleep() -> float:
@@ -78,7 +80,7 @@ def poll_sleep() -> float:
     return min(SLOW_POLL_SECONDS, POLL_SECONDS * crowding())
 
 
-def quiet_maximum(comm, values: list[int], tend) -> list[int]:
+def quiet_maximum(comm: MPI.Comm, values: list[int], tend: Callable[[], None]) -> list[int]:
     """The greatest of each value over every rank, reduced as a barrier would wait: asleep between
     looks, as long as the node's crowding asks, and looking at the other ranks (`tend`) every
     LOOK_SECONDS as it does. Every rank has handed in its values when any has the result, so it
@@ -96,7 +98,7 @@ def quiet_maximum(comm, values: list[int], tend) -> list[int]:
     return list(greatest)
 
 
-def place_ranks(comm) -> Placement:
+def place_ranks(comm: MPI.Comm) -> Placement:
     """Which node each rank is on: rank 0 hears every rank's host once and tells every rank the
     placement, which takes a run of ranks a node where they are placed node by node."""
     hosts = comm.gather(MPI.Get_processor_name(), root=0)
@@ -141,7 +143,7 @@ class MpiRanks:
     """This rank's JVMs and its rounds with the other ranks, as events for the driver: the
     transport (`jiobench.run.transport.Transport`) of a run under mpirun, mpiexec or srun."""
 
-    def __init__(self, comm, request: RunRequest, keeper: Keeper, crash_reports: str):
+    def __init__(self, comm: MPI.Comm, request: RunRequest, keeper: Keeper, crash_reports: str):
         self.comm = comm
         self.request = request
         self.keeper = keeper
@@ -155,12 +157,12 @@ class MpiRanks:
         self.stop_signal: Optional[str] = None
         self.peer_failed = False  # another rank's JVM failed: this one's phase ends at once
         # Once ranks are lost: how the run ended, after which no collective call is made.
-        self.lost: Optional[dict] = None
+        self.lost: Optional[dict[str, Any]] = None
         self.lost_ranks: list[int] = []
         # What other ranks' JVMs created, as this host sees it, removed here should they be lost:
         # rank 0's on every rank, every rank's on rank 0.
         self.files_of: dict[int, dict[str, str]] = {}
-        self.writer = 0  # the rank that writes the run file
+        self.writer: Optional[int] = 0  # the rank that writes the run file (None: no rank is left to)
         self.barrier_left: Optional[float] = None  # when the last barrier let this rank's JVM go
         self.run_id = comm.bcast(runfile.new_run_id() if self.rank == 0 else None)
         # Re-entrant: the signal handler runs on the main thread, perhaps while it holds the lock.
@@ -184,7 +186,7 @@ class MpiRanks:
     def said_stop(self) -> None:
         wire.say(wire.STOP_SAID_MARKER)
 
-    def mpi(self) -> dict:
+    def mpi(self) -> dict[str, Any]:
         return {"library": MPI.Get_library_version().strip().strip("\0").strip(),
                 "standard": "%d.%d" % MPI.Get_version()}
 
@@ -195,7 +197,8 @@ class MpiRanks:
         try:
             # Every host's, whatever stopped the run: only lost ranks leave it to this host's.
             loads = self.to_rank_0(mine, status=(RankState.GO, None))
-            return self.comm.bcast(dict(loads) if loads is not None else None, root=0)
+            return cast("dict[str, Optional[list[float]]]",
+                        self.comm.bcast(dict(loads) if loads is not None else None, root=0))
         except RunEnds:
             return dict([mine])
 
@@ -204,7 +207,7 @@ class MpiRanks:
         done = threading.Event()
         failure: list[BaseException] = []
 
-        def do_work():
+        def do_work() -> None:
             try:
                 work()
             except BaseException as problem:  # said on this thread, below
@@ -225,7 +228,7 @@ class MpiRanks:
             jvm = self.jvm
         if jvm is not None:
             jvm.ask_to_stop()
-            timer = threading.Timer(STOP_GRACE_SECONDS, lambda: jvm.process.poll() is None and jvm.kill())
+            timer = threading.Timer(STOP_GRACE_SECONDS, lambda: jvm.kill() if jvm.process.poll() is None else None)
             timer.daemon = True
             timer.start()
 
@@ -252,18 +255,18 @@ class MpiRanks:
                 phase = jvm.phase if jvm else None
                 self.lost = incomplete.failure(
                     f"{ranks_on(lost.ranks, self.hosts)} stopped answering for {LOST_AFTER_SECONDS:.0f} s"
-                    + (f" {jvm.when} {phase}" if phase else "") + " (a node lost, or its launcher killed)",
+                    + (f" {jvm.when} {phase}" if jvm and phase else "") + " (a node lost, or its launcher killed)",
                     phase=phase, when=jvm.when if jvm else "during")
                 self.writer = survivor_writing(self.hosts, lost.ranks)
         if self.lost is not None:
             raise RunEnds(self.lost)
 
-    def status(self) -> tuple:
+    def status(self) -> RankStatus:
         if self.stop_signal is None:
             return RankState.GO, None
         return RankState.STOPPED, {"signal": self.stop_signal, "phase": self.jvm.phase if self.jvm else None}
 
-    def round(self, status: Optional[tuple] = None, most: int = 0) -> int:
+    def round(self, status: Optional[RankStatus] = None, most: int = 0) -> int:
         """One exchange with every rank, in which each says how it stands: RunEnds on every rank
         when some rank cannot go on, else the greatest `most` any rank handed in."""
         if self.lost is not None:
@@ -276,17 +279,17 @@ class MpiRanks:
             raise RunEnds(self.comm.bcast(worst_ending(states) if states is not None else None, root=0))
         return greatest
 
-    def to_rank_0(self, payload, status: Optional[tuple] = None) -> Optional[list]:
+    def to_rank_0(self, payload: object, status: Optional[RankStatus] = None) -> Optional[list[Any]]:
         """A round, then every rank's payload gathered to rank 0: the list there, None elsewhere."""
         self.round(status)
         return self.comm.gather(payload, root=0)
 
-    def rank_0_says(self, value):
+    def rank_0_says(self, value: Value) -> Value:
         """A round, then rank 0's value, the same on every rank."""
         self.round()
-        return self.comm.bcast(value, root=0)
+        return cast(Value, self.comm.bcast(value, root=0))
 
-    def agree(self, value) -> Union[Agreed, Ended]:
+    def agree(self, value: Any) -> Union[Agreed, Ended]:
         """Rank 0's value, the same on every rank."""
         try:
             return Agreed(self.rank_0_says(value))
@@ -315,7 +318,7 @@ class MpiRanks:
             files.update(self.files_of.get(rank, {}))
         return files
 
-    def note_files_of_others(self, every_rank: Optional[list], rank_0: dict[str, str]) -> None:
+    def note_files_of_others(self, every_rank: Optional[list[dict[str, str]]], rank_0: dict[str, str]) -> None:
         """What the other ranks' JVMs created: rank 0 hears every rank's, the others rank 0's."""
         if every_rank is not None:
             for rank, files in enumerate(every_rank):
@@ -334,10 +337,11 @@ class MpiRanks:
         failure, rank_0_files = self.comm.bcast((failure, self.created()) if self.rank == 0 else None, root=0)
         self.note_files_of_others([files for _, _, files in starts] if starts is not None else None, rank_0_files)
         if failure is not None:
-            if ready is not None:
+            if jvm is not None and ready is not None:
                 jvm.close()
             yield dataclasses.replace(failure, created=self.created())
             return
+        assert jvm is not None and ready is not None  # every rank's JVM is up, or a round ended the task
         files = self.files_seen(ready) if task == FIRST else None
         # Rank 0 checks every rank's plan and file: the others hand in None.
         every_rank_memory = [memory for _, memory, _ in starts] if starts is not None else None
@@ -352,7 +356,7 @@ class MpiRanks:
         jvm.answer(wire.Answer.START)
         yield from self.serve(jvm)
 
-    def files_seen(self, ready: dict) -> Optional[list]:
+    def files_seen(self, ready: dict[str, Any]) -> Optional[list[Optional[int]]]:
         """Every rank's inode number of the test file, where the ranks are on several hosts and
         share one file: asked once every JVM is up, rank 0's having created it. A FUSE client may
         show a file removed and created again under its name by the old number for a second or
@@ -367,7 +371,8 @@ class MpiRanks:
             time.sleep(FILE_LOOK_SECONDS)
         return seen
 
-    def start_jvm(self, task: str, label: str, unable: Optional[str], deadline: StartDeadline) -> tuple:
+    def start_jvm(self, task: str, label: str, unable: Optional[str],
+                  deadline: StartDeadline) -> tuple[Optional[RankJvm], Optional[dict[str, Any]], tuple[int, str]]:
         """(jvm, ready message, (exit code, message)): this rank's JVM for one task, up or not."""
         if unable is not None:
             return None, None, (ExitCode.FAILED, unable)
@@ -382,7 +387,7 @@ class MpiRanks:
         with self.lock:
             self.jvm = jvm
 
-        def tend_until_deadline():
+        def tend_until_deadline() -> None:
             self.tend()
             if deadline.passed():
                 raise NotReady
@@ -411,7 +416,7 @@ class MpiRanks:
         while True:
             message = jvm.receive(self.tend)
             kind = message["type"] if message else None
-            if kind in (None, wire.Kind.FAILED, wire.Kind.REFUSED):
+            if message is None or kind in (None, wire.Kind.FAILED, wire.Kind.REFUSED):
                 text = "; ".join(message["messages"]) if message else jvm.death()
                 asked = self.peer_failed or (message is None and self.ended_by_a_stop(jvm))
                 if not asked:
@@ -448,7 +453,8 @@ class MpiRanks:
                                             "message": f"unexpected message from the JVM: {message!r}"}))
 
 
-    def end_phase(self, message: dict) -> Generator[Union[PhaseRecords, PhaseReduced], Optional[dict], int]:
+    def end_phase(self, message: dict[str, Any]
+                  ) -> Generator[Union[PhaseRecords, PhaseReduced], Optional[dict[str, Any]], int]:
         """A phase's records to rank 0, which reduces them (the driver's reply to the phase event)
         and tells every rank the phase and its JVM the bytes of the block it reads next."""
         (record,) = message["records"]
@@ -464,7 +470,7 @@ class MpiRanks:
             phase, every = self.comm.bcast(None, root=0)
             each = None
             yield PhaseReduced(phase)
-        return every if every is not None else self.comm.scatter(each, root=0)
+        return every if every is not None else cast(int, self.comm.scatter(each, root=0))
 
 
 def watch_parent(driver: Driver, ranks: MpiRanks) -> None:
