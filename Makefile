@@ -97,13 +97,15 @@ test: test-deps mpi4py $(MPI_VENVS)
 	$(APPCDS)
 	$(PYTHON) -m pytest -q -n auto --dist loadgroup
 
-# The fast tier, a few minutes once `make build` has run: the Java tests, and the Python tests
+# The fast tier, a few minutes once `make build` has run: the Java tests, mypy over the launcher
+# (pyproject.toml's [tool.mypy]: its Protocols held to their implementations), and the Python tests
 # conftest.py marks fast (every test that needs no Slurm, cluster, volume, fresh install or real
 # run, a few real runs marked smoke, and the analysis tests over the runs that
 # docs/runs/analysis-tests keeps instead of runs taken afresh); spread over the cores as `test` is.
 check: mpi4py
 	$(MVN) -q install
 	$(APPCDS)
+	$(PYTHON) -m mypy
 	$(PYTHON) -m pytest -q -n auto --dist loadgroup --kept-runs -m fast
 
 clean:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import NoReturn
 
 from .exitcode import ExitCode
 
@@ -20,6 +21,6 @@ def error(message: str, code: int = ExitCode.MISTAKE) -> int:
 class OneLineParser(argparse.ArgumentParser):
     """argparse, whose mistakes are one line and exit code 2 rather than its usage block."""
 
-    def error(self, message: str):
+    def error(self, message: str) -> NoReturn:
         print(f"jiobench: error: {message} (see 'jiobench {self.prog.split()[-1]} --help')", file=sys.stderr)
         sys.exit(ExitCode.MISTAKE)

@@ -12,7 +12,7 @@ import os
 import re
 import resource
 import subprocess
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from .errors import UsageError
 from .paths import HOME, JAR
@@ -51,7 +51,7 @@ def solo_environment() -> dict[str, str]:
     return {key: value for key, value in os.environ.items() if key != "JIOBENCH_CONTROL"}
 
 
-def question(command: Sequence[str]) -> subprocess.CompletedProcess:
+def question(command: Sequence[str]) -> subprocess.CompletedProcess[str]:
     """A JVM asked a question outside a run: `command` is java and its options, QUESTION_OPTIONS
     go in after java (the options after them win). OSError where java cannot be started."""
     java, *rest = command
@@ -67,7 +67,7 @@ def cause(printed: str) -> str:
 
 
 @functools.cache
-def description(java: Optional[str] = None) -> dict:
+def description(java: Optional[str] = None) -> dict[str, Any]:
     """The runner's description, as the runner JAR prints it; a UsageError where there is none."""
     java = java or default_java()
     if not JAR.is_file():
@@ -87,7 +87,8 @@ def description(java: Optional[str] = None) -> dict:
                              f"to describe the runner ({said}): raise the limit, or lift it (ulimit -v unlimited)")
         raise UsageError(f"{java} -jar {JAR} --describe failed (exit code {done.returncode})"
                          + (f": {said}" if said else ""))
-    return json.loads(done.stdout)
+    described: dict[str, Any] = json.loads(done.stdout)
+    return described
 
 
 def option_name(name: str, java: Optional[str] = None) -> str:
@@ -95,7 +96,8 @@ def option_name(name: str, java: Optional[str] = None) -> str:
     `-b` are both `-b`. A name the runner does not know stays as it is, for its parser to refuse."""
     for option in description(java)["options"]:
         if name == option["name"] or name in option["short_names"]:
-            return (option["short_names"] or [option["name"]])[0]
+            short_or_long: str = (option["short_names"] or [option["name"]])[0]
+            return short_or_long
     return name
 
 

@@ -16,10 +16,17 @@ import importlib.abc
 import json
 import os
 import sys
+from importlib.machinery import ModuleSpec
 from pathlib import Path
-from typing import Mapping, Optional, Sequence, Union
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence, Union
 
 from .reduce import phase_key
+
+if TYPE_CHECKING:
+    import pandas
+    import pyarrow
+    import pyarrow.parquet
 
 SUFFIX = ".ranks.parquet"
 
@@ -44,7 +51,7 @@ EARLIER_DEFAULTS = {"fork": 0, "warmup": False}
 
 
 @functools.cache
-def schema():
+def schema() -> pyarrow.Schema:
     import pyarrow as pa
 
     types = {"name": pa.dictionary(pa.int32(), pa.string()), "text": pa.string(), "int32": pa.int32(),
@@ -58,7 +65,8 @@ class _PandasUnseen(importlib.abc.MetaPathFinder):
     critical path at the end of every run, for records that are plain dicts. Refused, pyarrow goes
     on without pandas until something asks it for pandas' objects, and then imports it after all."""
 
-    def find_spec(self, name, path=None, target=None):
+    def find_spec(self, name: str, path: Optional[Sequence[str]] = None,
+                  target: Optional[ModuleType] = None) -> Optional[ModuleSpec]:
         if name == "pandas":
             raise ImportError("pandas is not needed to write the per-rank file")
         return None
@@ -68,7 +76,7 @@ class _PandasUnseen(importlib.abc.MetaPathFinder):
 KEPT_IN_THE_PHASES = ("began_at", "ended_at")
 
 
-def table(records: Sequence[Mapping], *, strict: bool = True):
+def table(records: Sequence[Mapping[str, Any]], *, strict: bool = True) -> pyarrow.Table:
     """The records as an Arrow table of the file's columns. A field it does not know is an error
     (`strict`: a field added to the runner's records and not here would be lost without a word);
     an earlier run's records, read back, may hold fields since dropped, which are left out."""
@@ -99,10 +107,10 @@ class Stream:
         self.path = path
         self.rows = 0
         self.written_rows = 0  # of them, those in the file (a row group's written whole or not at all)
-        self._pending: list[Sequence[Mapping]] = []
+        self._pending: list[Sequence[Mapping[str, Any]]] = []
         self._pending_rows = 0
         self._file = open(path, "xb")
-        self._writer = None
+        self._writer: Optional[pyarrow.parquet.ParquetWriter] = None
         try:
             # Seconds split into byte streams before zstd: their exponents, alike from rank to rank,
             # then compress apart from their mantissas' noise.
@@ -114,7 +122,7 @@ class Stream:
             self.discard()
             raise
 
-    def append(self, records: Sequence[Mapping]) -> None:
+    def append(self, records: Sequence[Mapping[str, Any]]) -> None:
         """One phase's records, in the order given; written once enough rows wait."""
         self._pending.append(records)
         self._pending_rows += len(records)
@@ -124,12 +132,13 @@ class Stream:
 
     def _flush(self) -> None:
         if self._pending_rows:
+            assert self._writer is not None  # made in __init__, or there is no Stream
             rows = table(self.pending())
             self._writer.write_table(rows, row_group_size=len(rows))
             self.written_rows += self._pending_rows
             self._pending, self._pending_rows = [], 0
 
-    def pending(self) -> list[Mapping]:
+    def pending(self) -> list[Mapping[str, Any]]:
         """The records appended but not yet written, in order."""
         return [record for records in self._pending for record in records]
 
@@ -139,6 +148,7 @@ class Stream:
         waiting, written = self._pending, self.written_rows
         try:
             self._flush()
+            assert self._writer is not None  # made in __init__, or there is no Stream
             self._writer.close()
             self._file.close()
         except OSError:
@@ -166,8 +176,8 @@ class Unreadable(ValueError):
     contradicts what the run file says of its records."""
 
 
-def frame(run_path: Union[str, Path], run: Optional[dict] = None, columns: Optional[Sequence[str]] = None,
-          checked: bool = False):
+def frame(run_path: Union[str, Path], run: Optional[dict[str, Any]] = None, columns: Optional[Sequence[str]] = None,
+          checked: bool = False) -> Optional[pandas.DataFrame]:
     """A run's per-rank records as a pandas DataFrame, a row per rank and phase, in the order the
     phases ran, whatever the run file's schema: from its per-rank file (schema 4 on; the name it
     gives, beside the JSON, else the JSON's own name with SUFFIX for a pair renamed together, as a
@@ -209,7 +219,7 @@ def frame(run_path: Union[str, Path], run: Optional[dict] = None, columns: Optio
 CHECKED = ("approach", "op", "fork", "rep", "warmup", "rank", "bytes", "transfers", "elapsed_s")
 
 
-def contradiction(run: Mapping, records) -> Optional[str]:
+def contradiction(run: Mapping[str, Any], records: pandas.DataFrame) -> Optional[str]:
     """How a run's per-rank records (a DataFrame of at least the CHECKED columns, as the per-rank
     file holds them) contradict its JSON, in words: its rows (`per_rank_rows`), its phases in the
     order they ran, each phase's ranks (0 to `ranks` - 1, a row each), warm-up, bytes and
@@ -245,12 +255,12 @@ PHASE_KEY = ("approach", "op", "fork", "rep")
 SECONDS_ALIKE = 1e-6
 
 
-def _label(key: tuple) -> str:
+def _label(key: tuple[str, str, int, int]) -> str:
     approach, op, fork, rep = key
     return f"{approach} {op} fork {fork} rep {rep}"
 
 
-def _phase_contradiction(aggregate, phase: Mapping) -> Optional[str]:
+def _phase_contradiction(aggregate: pandas.Series, phase: Mapping[str, Any]) -> Optional[str]:
     """How one phase's records (their aggregate) contradict the phase the JSON holds, or None."""
     rows, ranks = int(aggregate["rows"]), phase["ranks"]
     if rows != ranks:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from typing import Iterable, Mapping, Optional, Sequence
+from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from . import stats
 
@@ -71,12 +71,12 @@ def _all_verified(flags: Iterable[Optional[bool]]) -> Optional[bool]:
     return all(flags)
 
 
-def phase_key(record: Mapping) -> tuple:
+def phase_key(record: Mapping[str, Any]) -> tuple[str, str, int, int]:
     """What identifies a phase among a run's records; runs before forks existed are fork 0."""
     return record["approach"], record["op"], record.get("fork", 0), record["rep"]
 
 
-def overran_deadline_s(records: Sequence[Mapping], deadline_s: Optional[float]) -> Optional[float]:
+def overran_deadline_s(records: Sequence[Mapping[str, Any]], deadline_s: Optional[float]) -> Optional[float]:
     """How far past the deadline the latest rank that overran it ended (see OVERRUN_FLOOR_S), or None
     where none did or there was no deadline. With wear-out, where the ranks go on past the deadline
     on purpose, it is where each rank was when the deadline stopped it (`stonewall_s`) that counts."""
@@ -93,7 +93,7 @@ def overran_deadline_s(records: Sequence[Mapping], deadline_s: Optional[float]) 
     return max(late) if late else None
 
 
-def reduce_phase(records: Sequence[Mapping], deadline_s: Optional[float] = None) -> dict:
+def reduce_phase(records: Sequence[Mapping[str, Any]], deadline_s: Optional[float] = None) -> dict[str, Any]:
     """One phase (approach x op x fork x repetition) from the records of all its ranks; the run's
     deadline (-D seconds, None for none) tells whether the phase overran it."""
     if not records:
@@ -140,7 +140,7 @@ def reduce_phase(records: Sequence[Mapping], deadline_s: Optional[float] = None)
     return phase
 
 
-def straggler(records: Sequence[Mapping]) -> dict:
+def straggler(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The phase's slowest rank (`rank`, `host`; of ranks equally slow, the first record's) and the
     spread of every rank's elapsed time since the barrier (`elapsed_s`: `min`, `median`, `max`):
     whether one rank held the phase up, or all ranks took about as long. The run file keeps this
@@ -151,23 +151,23 @@ def straggler(records: Sequence[Mapping]) -> dict:
             "elapsed_s": {"min": min(times), "median": statistics.median(times), "max": slowest["elapsed_s"]}}
 
 
-def _least(values: Iterable) -> Optional[float]:
+def _least(values: Iterable[Optional[float]]) -> Optional[float]:
     known = [value for value in values if value is not None]
     return min(known) if known else None
 
 
-def _most(values: Iterable) -> Optional[float]:
+def _most(values: Iterable[Optional[float]]) -> Optional[float]:
     known = [value for value in values if value is not None]
     return max(known) if known else None
 
 
-def _count_true(values: Iterable) -> Optional[int]:
+def _count_true(values: Iterable[Optional[bool]]) -> Optional[int]:
     """How many of the values are true; None where none is recorded (a run file from before it was)."""
     recorded = [value for value in values if value is not None]
     return sum(1 for value in recorded if value) if recorded else None
 
 
-def bookkeeping_share(records: Sequence[Mapping]) -> Optional[float]:
+def bookkeeping_share(records: Sequence[Mapping[str, Any]]) -> Optional[float]:
     """The largest share of a rank's transfer time that the runner's own loop took, as the runner
     measured it with transfers that move nothing; None for records from before it measured it."""
     shares = [r["bookkeeping_s"] / r["transfer_s"] for r in records
@@ -196,9 +196,9 @@ def reference_approach(approaches: Iterable[str]) -> Optional[str]:
     return next((r for r in REFERENCES if r in approaches), None)
 
 
-def measured_rates(phases: Iterable[Mapping]) -> dict[tuple, list[float]]:
+def measured_rates(phases: Iterable[Mapping[str, Any]]) -> dict[tuple[str, str, int], list[float]]:
     """(approach, op, ranks) → the aggregate MiB/s of its measured phases, in order."""
-    rates: dict[tuple, list[float]] = {}
+    rates: dict[tuple[str, str, int], list[float]] = {}
     for phase in phases:
         if not phase.get("warmup", False):
             rates.setdefault((phase["approach"], phase["op"], phase["ranks"]), []).append(phase["bw_mib_s"])
@@ -206,7 +206,7 @@ def measured_rates(phases: Iterable[Mapping]) -> dict[tuple, list[float]]:
 
 
 def ratio_to(approach: str, reference: Optional[str], rates: Sequence[float],
-             reference_rates: Optional[Sequence[float]]) -> Optional[dict]:
+             reference_rates: Optional[Sequence[float]]) -> Optional[dict[str, Any]]:
     """A row's `ratio` (stats.ratio: medians, bootstrap interval, verdict) to the reference, or
     None: for the reference itself, for a programmed approach, where the reference was not measured."""
     if reference is None or approach in (reference, *PROGRAMMED) or not reference_rates:
@@ -215,7 +215,7 @@ def ratio_to(approach: str, reference: Optional[str], rates: Sequence[float],
     return found.as_json(reference) if found else None
 
 
-def summarize(phases: Iterable[Mapping], noise_share: float = stats.NOISY_SHARE) -> list[dict]:
+def summarize(phases: Iterable[Mapping[str, Any]], noise_share: float = stats.NOISY_SHARE) -> list[dict[str, Any]]:
     """Statistics over the measured repetitions of every fork, one row per (approach, op, ranks),
     in order of appearance.
 
@@ -227,7 +227,7 @@ def summarize(phases: Iterable[Mapping], noise_share: float = stats.NOISY_SHARE)
     its measured phases was; `overran_deadline` counts its measured phases that overran their deadline.
     """
     phases = list(phases)
-    groups: dict[tuple, list[Mapping]] = {}
+    groups: dict[tuple[str, str, int], list[Mapping[str, Any]]] = {}
     for phase in phases:
         group = groups.setdefault((phase["approach"], phase["op"], phase["ranks"]), [])
         if not phase.get("warmup", False):
@@ -270,8 +270,9 @@ def summarize(phases: Iterable[Mapping], noise_share: float = stats.NOISY_SHARE)
     rates_by_row = measured_rates(phases)
     reference = reference_approach(row["approach"] for row in rows)
     for row in rows:
+        reference_rates = None if reference is None else rates_by_row.get((reference, row["op"], row["ranks"]))
         found = ratio_to(row["approach"], reference, rates_by_row[(row["approach"], row["op"], row["ranks"])],
-                         rates_by_row.get((reference, row["op"], row["ranks"])))
+                         reference_rates)
         if found:
             row["ratio"] = found
     return rows

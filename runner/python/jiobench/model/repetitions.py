@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import dataclass
-from typing import Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 from . import stats
 
@@ -34,7 +34,7 @@ class Rule:
     approaches: int
 
     @staticmethod
-    def of(parameters: Mapping) -> Optional["Rule"]:
+    def of(parameters: Mapping[str, Any]) -> Optional["Rule"]:
         """The rule of a run's parameters, or None where it ran a count of repetitions."""
         if parameters.get("repetitions") != "auto":
             return None
@@ -55,13 +55,14 @@ class Rule:
         return min(stats.NOISY_SHARE, self.ci_target)
 
 
-def can_have_intervals(parameters: Mapping) -> bool:
+def can_have_intervals(parameters: Mapping[str, Any]) -> bool:
     """Whether a run of these parameters can measure an approach the stats.MIN_REPS times an
     interval needs: -i auto, or its repetitions times its forks."""
-    return parameters["repetitions"] == "auto" or parameters["repetitions"] * max(parameters["forks"], 1) >= stats.MIN_REPS
+    return bool(parameters["repetitions"] == "auto"
+                or parameters["repetitions"] * max(parameters["forks"], 1) >= stats.MIN_REPS)
 
 
-def widest_share(measured: Sequence[Mapping]) -> float:
+def widest_share(measured: Sequence[Mapping[str, Any]]) -> float:
     """The largest half-width of an op's median interval, as a share of that median."""
     by_op: dict[str, list[float]] = {}
     for phase in measured:
@@ -70,11 +71,12 @@ def widest_share(measured: Sequence[Mapping]) -> float:
                for rates in by_op.values())
 
 
-def repetitions_of(measured: Sequence[Mapping]) -> int:
+def repetitions_of(measured: Sequence[Mapping[str, Any]]) -> int:
     return len({(phase.get("fork", 0), phase["rep"]) for phase in measured})
 
 
-def why_stop(rule: Rule, phases: Sequence[Mapping], approach: str, fork: int, spent_s: float) -> Optional[str]:
+def why_stop(rule: Rule, phases: Sequence[Mapping[str, Any]], approach: str, fork: int,
+             spent_s: float) -> Optional[str]:
     """None when `approach` runs another repetition in `fork`, else why it does not; `spent_s` is
     the wall time the approach has cost so far."""
     measured = [phase for phase in phases if phase["approach"] == approach and not phase.get("warmup", False)]
@@ -93,7 +95,7 @@ def why_stop(rule: Rule, phases: Sequence[Mapping], approach: str, fork: int, sp
     return FORK_PART if rule.forks > 1 else None
 
 
-def stopped(phases: Sequence[Mapping], approach: str, reason: str, spent_s: float) -> dict:
+def stopped(phases: Sequence[Mapping[str, Any]], approach: str, reason: str, spent_s: float) -> dict[str, Any]:
     """What the run file says of an approach that stopped (docs/run-file.md, `auto`)."""
     measured = [phase for phase in phases if phase["approach"] == approach and not phase.get("warmup", False)]
     widest = widest_share(measured)

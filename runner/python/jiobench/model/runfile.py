@@ -9,7 +9,7 @@ import math
 import os
 import secrets
 import shutil
-from typing import Optional
+from typing import Any, BinaryIO, Callable, Mapping, Optional, Union, cast
 
 from . import perrank, reduce, repetitions, stats
 
@@ -37,7 +37,8 @@ def new_run_id() -> str:
     return f"{stamp}-{secrets.token_hex(3)}"
 
 
-def calibrate_jitter(parameters: dict, ranks: int, summary: list[dict]) -> Optional[dict]:
+def calibrate_jitter(parameters: dict[str, Any], ranks: int,
+                     summary: list[dict[str, Any]]) -> Optional[dict[str, Any]]:
     """How far the run's own calibrate phases, which wait a programmed time, strayed from their
     programmed rate: the machine's noise, beside which an approach's own can be read."""
     rows = [row for row in summary if row["approach"] == "calibrate"]
@@ -53,7 +54,7 @@ def calibrate_jitter(parameters: dict, ranks: int, summary: list[dict]) -> Optio
             "slowest_share": max(1 - row["bw_mib_s"]["min"] / programmed for row in rows)}
 
 
-def auto_block(parameters: dict, stopped: dict) -> Optional[dict]:
+def auto_block(parameters: dict[str, Any], stopped: dict[str, Any]) -> Optional[dict[str, Any]]:
     """-i auto's settings and why each approach stopped adding repetitions (docs/run-file.md)."""
     if repetitions.Rule.of(parameters) is None:
         return None
@@ -61,9 +62,9 @@ def auto_block(parameters: dict, stopped: dict) -> Optional[dict]:
             "max_reps": parameters["max_reps"], "min_reps": stats.MIN_REPS, "stopped": stopped}
 
 
-def build(context: dict, phases: list[dict], incomplete: Optional[dict] = None,
-          stopped: Optional[dict] = None, per_rank_rows: Optional[int] = None,
-          no_per_rank: Optional[str] = None) -> dict:
+def build(context: dict[str, Any], phases: list[dict[str, Any]], incomplete: Optional[dict[str, Any]] = None,
+          stopped: Optional[dict[str, Any]] = None, per_rank_rows: Optional[int] = None,
+          no_per_rank: Optional[str] = None) -> dict[str, Any]:
     """The run file's content from the phases as `reduce.reduce_phase` made them when they ended;
     `incomplete` says what ended a run before all its phases ran, `stopped` why each approach of a
     run with -i auto ran no more repetitions. `per_rank_rows` counts the rows of the per-rank file
@@ -138,7 +139,7 @@ def per_rank_temporary(run_id: str, results_dir: str) -> str:
 _NO_LINK = (errno.EXDEV, errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP)
 
 
-def _write_new(path: str, fill) -> None:
+def _write_new(path: str, fill: Callable[[BinaryIO], object]) -> None:
     """Writes a file that must not exist yet, whole or not at all: a temporary file beside it,
     filled through a binary file object, then a link to the final name, which fails rather than
     replace another run's file."""
@@ -170,7 +171,7 @@ def _publish(whole: str, path: str) -> None:
             _write_new(path, lambda out: shutil.copyfileobj(source, out))
 
 
-def write(run: dict, results_dir: str, per_rank: Optional[str] = None) -> str:
+def write(run: dict[str, Any], results_dir: str, per_rank: Optional[str] = None) -> str:
     """Writes <run-id>.ranks.parquet, from the whole per-rank file at `per_rank` where the run
     names one, and then <run-id>.json, each atomically and never over an existing file; returns
     the JSON's path. Where the JSON cannot be written, the per-rank file written just before it
@@ -178,6 +179,7 @@ def write(run: dict, results_dir: str, per_rank: Optional[str] = None) -> str:
     os.makedirs(results_dir, exist_ok=True)
     stem = os.path.join(results_dir, run["run_id"])
     if run["per_rank_file"] is not None:
+        assert per_rank is not None  # a run that names a per-rank file was given the one written
         _publish(per_rank, stem + perrank.SUFFIX)
     try:
         _write_new(stem + ".json", lambda out: out.write(json.dumps(run, indent=1).encode("utf-8") + b"\n"))
@@ -200,8 +202,11 @@ LARGEST = 2 ** 63 - 1
 # What each key of a run file must hold (docs/run-file.md). A check is a function of the value that
 # returns what was expected when the value is wrong, else None; keys marked optional came later
 # than schema 1 or are informative only.
-def _number(low: float = 0.0, whole: bool = False):
-    def check(value):
+Check = Callable[[Any], Optional[str]]
+
+
+def _number(low: float = 0.0, whole: bool = False) -> Check:
+    def check(value: Any) -> Optional[str]:
         kind = "a whole" if whole else "a finite"
         # Compared, never converted: an integer past the floats' range would raise OverflowError.
         if (isinstance(value, bool) or not isinstance(value, (int,) if whole else (int, float))
@@ -213,48 +218,48 @@ def _number(low: float = 0.0, whole: bool = False):
     return check
 
 
-def _text(value):
+def _text(value: Any) -> Optional[str]:
     return None if isinstance(value, str) and value else "a non-empty text"
 
 
-def _flag(value):
+def _flag(value: Any) -> Optional[str]:
     return None if isinstance(value, bool) else "true or false"
 
 
-def _optional(check):
+def _optional(check: Check) -> Check:
     return lambda value: None if value is None else check(value)
 
 
-def _one_of(*choices):
+def _one_of(*choices: object) -> Check:
     return lambda value: None if value in choices else " or ".join(map(repr, choices))
 
 
-def _either(*checks):
-    def check(value):
+def _either(*checks: Check) -> Check:
+    def check(value: Any) -> Optional[str]:
         problems = [one(value) for one in checks]
-        return None if None in problems else " or ".join(problems)
+        return None if None in problems else " or ".join(cast("list[str]", problems))
     return check
 
 
-def _object(value):
+def _object(value: Any) -> Optional[str]:
     return None if isinstance(value, dict) else "an object"
 
 
-def _file_name(value):
+def _file_name(value: Any) -> Optional[str]:
     """A name in the JSON's own directory: the report opens it there, and nowhere else."""
     plain = isinstance(value, str) and value not in ("", ".", "..") and not {"/", "\0"} & set(value)
     return None if plain else "a file name, without a directory"
 
 
-def _list_of(check):
-    def checked(value):
+def _list_of(check: Check) -> Check:
+    def checked(value: Any) -> Optional[str]:
         if not isinstance(value, list):
             return "a list"
         return next((f"a list of {problem}" for problem in map(check, value) if problem), None)
     return checked
 
 
-def _interval(value):
+def _interval(value: Any) -> Optional[str]:
     if value is None:
         return None
     if not isinstance(value, list) or len(value) != 2 or any(_number(-math.inf)(v) for v in value):
@@ -290,7 +295,8 @@ RATIO_KEYS = {"to": _text, "value": RATE, "ci95": _interval,
               "verdict": _one_of(stats.FASTER, stats.SLOWER, stats.SAME, stats.UNCLEAR)}
 
 
-def _check(where: str, mapping, required: dict, later: Optional[dict] = None) -> None:
+def _check(where: str, mapping: Any, required: Mapping[str, Optional[Check]],
+           later: Optional[Mapping[str, Optional[Check]]] = None) -> None:
     """Every required key present and right, every later key right where present."""
     if not isinstance(mapping, dict):
         raise Malformed(f"{where} is not an object")
@@ -305,13 +311,13 @@ def _check(where: str, mapping, required: dict, later: Optional[dict] = None) ->
             raise Malformed(f"{where}.{key} is {_shown(mapping[key])}, expected {problem}")
 
 
-def _shown(value, most: int = 60) -> str:
+def _shown(value: Any, most: int = 60) -> str:
     """A value as the file holds it, cut short where it is long (a number of 400 digits)."""
     text = json.dumps(value)
     return text if len(text) <= most else f"{text[:most - 3]}..."
 
 
-def check(path, run: dict) -> None:
+def check(path: Union[str, os.PathLike[str]], run: dict[str, Any]) -> None:
     """Raises Malformed, naming the file and the key, where the run does not hold what
     docs/run-file.md says its keys hold."""
     version = version_of(run["schema"])
@@ -335,7 +341,7 @@ def check(path, run: dict) -> None:
     _check_summary_against_phases(path, run)
 
 
-def _check_summary_against_phases(path, run: dict) -> None:
+def _check_summary_against_phases(path: Union[str, os.PathLike[str]], run: dict[str, Any]) -> None:
     """What no key shows alone: each summary row comes from measured phases, and its median lies in
     its interval (a figure draws the interval around the median)."""
     measured = {(phase["approach"], phase["op"], phase["ranks"]) for phase in run["phases"]

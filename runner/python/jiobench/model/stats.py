@@ -19,7 +19,10 @@ import math
 import statistics
 import warnings
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 CONFIDENCE = 0.95
 
@@ -107,15 +110,16 @@ class Ratio:
     ci95: Optional[tuple[float, float]]
     verdict: str
 
-    def as_json(self, to: str) -> dict:
+    def as_json(self, to: str) -> dict[str, Any]:
         return {"to": to, "value": self.value, "ci95": list(self.ci95) if self.ci95 else None,
                 "verdict": self.verdict}
 
 
-def _ratio_of_medians(values, reference, axis=-1):
+def _ratio_of_medians(values: NDArray[Any], reference: NDArray[Any], axis: int = -1) -> NDArray[Any]:
     import numpy as np
 
-    return np.median(values, axis=axis) / np.median(reference, axis=axis)
+    ratios: NDArray[Any] = np.median(values, axis=axis) / np.median(reference, axis=axis)
+    return ratios
 
 
 def ratio(values: Sequence[float], reference: Sequence[float]) -> Optional[Ratio]:

@@ -1,7 +1,7 @@
 """How the result model's numbers read as text, alike in the runner's summary and the report."""
 from __future__ import annotations
 
-from typing import Mapping, Optional
+from typing import Any, Mapping, Optional
 
 from . import stats
 
@@ -24,7 +24,7 @@ def bound_number(value: float) -> str:
     return f"{value:.3f}" if value >= 0.1 else f"{value:.3g}"
 
 
-def ratio_text(ratio: Optional[Mapping]) -> str:
+def ratio_text(ratio: Optional[Mapping[str, Any]]) -> str:
     """`0.77x [0.41, 1.02] same`: a row's ratio as the run file holds it."""
     if not ratio:
         return "-"

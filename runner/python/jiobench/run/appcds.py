@@ -23,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from ..paths import JAR
 from .limits import explicit_heap_bytes
@@ -52,7 +52,7 @@ def stamp_of(jar: Path) -> Path:
     return jar.with_suffix(".jsa.json")
 
 
-def identity(java: str, jar: Path) -> Optional[dict]:
+def identity(java: str, jar: Path) -> Optional[dict[str, Any]]:
     """The java (its binary, and its libjvm's size and time, which an update in place changes)
     and the jar (its size and time, which HotSpot checks too, beside its path, which it matches
     through links), or None where either is not found."""

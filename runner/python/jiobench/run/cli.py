@@ -14,7 +14,7 @@ import shlex
 import signal
 import subprocess
 import sys
-from typing import Optional
+from typing import Optional, Union
 
 from ..errors import OneLineParser, UsageError, error
 from ..launchpaths import DEFAULT, LAUNCH_PATHS
@@ -55,7 +55,7 @@ def split_words(option: str, value: str) -> list[str]:
         raise UsageError(f"{option} {value!r}: {problem}") from None
 
 
-def jvm_cpus(value: str):
+def jvm_cpus(value: str) -> Union[int, str]:
     """--jvm-cpus: auto, all or a count of processors."""
     if value in (AUTO, ALL):
         return value

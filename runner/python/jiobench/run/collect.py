@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sys
 import threading
-from typing import Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 from ..model import runfile
 from . import run_file_writing
@@ -30,7 +30,7 @@ class Collector:
     writes prints (`printer`); one that writes in the stead of ranks lost is handed a printer that
     does before its end."""
 
-    def __init__(self, context: dict, printer: Printer):
+    def __init__(self, context: dict[str, Any], printer: Printer):
         # The run id names the per-rank file from the first phase on.
         self.context = context if context.get("run_id") else dict(context, run_id=runfile.new_run_id())
         self.printer = printer
@@ -47,7 +47,7 @@ class Collector:
         self.printer.header(self.context)
         self.phases.start()
 
-    def phase(self, records: Sequence[Mapping]) -> dict:
+    def phase(self, records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """One phase's records from every rank: reduced, appended to the per-rank file, printed;
         the phase is returned and kept, the records are not."""
         phase = self.phases.reduced(records)
@@ -57,7 +57,7 @@ class Collector:
                 self.add_phase(phase)
         return phase
 
-    def add_phase(self, phase: dict) -> None:
+    def add_phase(self, phase: dict[str, Any]) -> None:
         """One phase as the writing rank reduced it (`phase` calls this there): kept for -i auto and
         the run file, and printed."""
         with self.lock:
@@ -66,7 +66,7 @@ class Collector:
             self.phases.add(phase)
         self.printer.phase(phase)
 
-    def finish(self, incomplete: Optional[dict] = None) -> Optional[str]:
+    def finish(self, incomplete: Optional[dict[str, Any]] = None) -> Optional[str]:
         """Writes the run file (marked incomplete, with what stopped it, when given) beside the
         per-rank file, and prints the summary and the run file's path, the last line of a run's
         output. The files are written before anything is printed: the output may be gone (a killed
@@ -89,7 +89,7 @@ class Collector:
             pass  # the output is gone; the run file is where self.misplaced says
         return written.path
 
-    def build(self, incomplete: Optional[dict], per_rank: Optional[str]) -> dict:
+    def build(self, incomplete: Optional[dict[str, Any]], per_rank: Optional[str]) -> dict[str, Any]:
         """The run, with the per-rank file at `per_rank` where it has one."""
         rows = self.per_rank.rows if per_rank else None
         return runfile.build(self.context, self.phases.kept, incomplete, self.phases.stopped, rows,

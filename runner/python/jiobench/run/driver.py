@@ -20,7 +20,8 @@ import sys
 import threading
 import time
 from collections import Counter
-from typing import Iterable, Iterator, Optional
+from types import FrameType
+from typing import Any, Iterator, Mapping, Optional, Sequence, Union
 
 from ..exitcode import ExitCode
 from ..model import perrank, repetitions, runfile, stats
@@ -28,6 +29,7 @@ from . import collect, incomplete, progress, runfiles, wire
 from .endings import named, run_exit_code, stopped_line
 from .environment import run_environment, slurm_environment
 from .launching import Fork, files_to_empty, fork_tasks
+from .placement import RankHosts
 from .processes import PASSED_ON_STOP, STOP_NOTE_VARIABLE, STOP_SIGNALS, stop_name
 from .request import RunRequest
 from .start_checks import memory_refusal, run_id_refusal, shared_file_refusal
@@ -58,8 +60,8 @@ def error_lines(messages: list[str]) -> list[str]:
     return [line if line.startswith("jiobench") else f"jiobench: error: {line}" for line in lines if line]
 
 
-def run_context(request: RunRequest, ready: dict, hosts: Iterable[str], mpi: dict, load_average: dict,
-                run_id: str) -> dict:
+def run_context(request: RunRequest, ready: dict[str, Any], hosts: RankHosts, mpi: dict[str, Any],
+                load_average: dict[str, Any], run_id: str) -> dict[str, Any]:
     """What the run file says of the run besides its phases."""
     per_host = dict(Counter(hosts))
     environment, warnings = run_environment(ready, per_host)
@@ -86,7 +88,7 @@ def remove_created(created: runfiles.CreatedFiles, who: Optional[str]) -> None:
     said: list[str] = []
     done = threading.Event()
 
-    def removing():
+    def removing() -> None:
         said.extend(created.remove())
         done.set()
 
@@ -105,16 +107,16 @@ class Driver:
         self.request = request
         self.transport = transport
         self.collector: Optional[collect.Collector] = None
-        self.parameters: dict = {}
+        self.parameters: dict[str, Any] = {}
         self.created = runfiles.CreatedFiles()  # the files the run created here
         self.to_empty: list[str] = []  # emptied before every JVM after the first
         self.keep = False
         self.started = False
         self.refused: Optional[int] = None  # the exit code when the first JVMs did not start
-        self.ending: Optional[dict] = None  # what ended the run early, as the run file says
+        self.ending: Optional[dict[str, Any]] = None  # what ended the run early, as the run file says
         self.stop_signal: Optional[str] = None
         self.problems: list[str] = []  # what the JVMs said went wrong
-        self.load_average: dict = {}  # "start" and "end": each host's
+        self.load_average: dict[str, Any] = {}  # "start" and "end": each host's
         self.forks: Iterator[Fork] = iter(())  # those still to run after the first JVM
         # Between the run file and a launcher gone from under the ranks (rank.watch_parent).
         self.lock = threading.RLock()
@@ -133,10 +135,10 @@ class Driver:
                 held = [*held, PASSED_ON_STOP]
         except (KeyError, OSError):
             pass
-        for number in held:
-            self.on_signal(number, None)
+        for held_signal in held:
+            self.on_signal(held_signal, None)
 
-    def on_signal(self, number, frame) -> None:
+    def on_signal(self, number: int, frame: Optional[FrameType]) -> None:
         if self.stop_signal is None:
             self.stop_signal = stop_name(number)
         self.transport.stop(self.stop_signal)
@@ -149,7 +151,7 @@ class Driver:
         deadline = StartDeadline(self.request.start_timeout)
         label = FIRST_LABEL if fork is None else fork.label(self.parameters)
         events = self.transport.task(self.wire_task(fork), label, self.unable_to_start(fork, label), deadline)
-        reply = None
+        reply: Union[None, str, dict[str, Any], list[str]] = None
         while True:
             try:
                 event = events.send(reply)
@@ -185,7 +187,7 @@ class Driver:
                     self.ending = self.ending or event.ending
                     return 0
 
-    def note_created(self, files: dict[str, str]) -> None:
+    def note_created(self, files: Mapping[str, str]) -> None:
         """What a rank's JVM created (path: identity), from whichever event tells it first: a run
         stopped or refused before its first phase removes it too."""
         self.created.note(files)
@@ -218,6 +220,7 @@ class Driver:
         self.keep = self.parameters["keep"]
         if not self.checks_every_rank():
             return None
+        assert event.memory is not None  # every rank's, where this process checks for every rank
         return (run_id_refusal(self.request, ready)
                 or shared_file_refusal(event.files, self.transport.hosts, self.parameters)
                 or memory_refusal(event.memory, self.transport.hosts))
@@ -235,6 +238,7 @@ class Driver:
         if self.transport.writer == 0:
             return False
         time.sleep(RANK_0_FIRST_SECONDS)
+        assert self.collector is not None  # asked only of a run that started collecting
         return runfile.exists(self.collector.context["run_id"], self.parameters["results"])
 
     def start_collecting(self, event: Started) -> None:
@@ -279,7 +283,7 @@ class Driver:
 
     # The run -----------------------------------------------------------------------------------
 
-    def run(self, held: list[int] = ()) -> int:
+    def run(self, held: Sequence[int] = ()) -> int:
         try:
             return self.run_tasks(held)
         except Exception:
@@ -287,7 +291,7 @@ class Driver:
             self.remove_created()
             raise
 
-    def run_tasks(self, held: list[int]) -> int:
+    def run_tasks(self, held: Sequence[int]) -> int:
         self.watch_signals(list(held))
         self.load_average["start"] = self.transport.loads()
         code = self.run_task(None)
@@ -331,7 +335,8 @@ class Driver:
             ranks = self.transport.speaks_for
             remove_created(self.created, f"rank {ranks[0]}" if len(ranks) == 1 else None)
 
-    def write_run_file(self, ending: Optional[dict]) -> None:
+    def write_run_file(self, ending: Optional[dict[str, Any]]) -> None:
+        assert self.collector is not None  # a run file comes only of a run that started collecting
         with self.lock:
             self.collector.context["writer"] = {
                 "rank": self.transport.writer,

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from typing import Optional
+from typing import Any, Optional
 
 from . import filesystems, jvmheap
 
 
-def run_environment(ready: dict, ranks_per_host: dict) -> tuple[dict, list[str]]:
+def run_environment(ready: dict[str, Any], ranks_per_host: dict[str, int]) -> tuple[dict[str, Any], list[str]]:
     """The run's environment as its first JVM reported it, with the test file's layout where the
     file system tells it, and the warnings: what the file system and the options change in what
     the numbers mean."""
@@ -34,21 +34,22 @@ def run_environment(ready: dict, ranks_per_host: dict) -> tuple[dict, list[str]]
     return environment, warnings
 
 
-def shared_reads(read_block_of: Optional[list[int]], ranks_per_host: dict) -> list[str]:
+def shared_reads(read_block_of: Optional[list[int]], ranks_per_host: dict[str, int]) -> list[str]:
     """-C with a host that holds more than half the ranks: its ranks outnumber the blocks written
     elsewhere, so some blocks are read by several ranks at once and others by none."""
-    readers = Counter(read_block_of or [])
+    blocks = read_block_of or []
+    readers = Counter(blocks)
     if all(count == 1 for count in readers.values()):
         return []
     host, most = max(ranks_per_host.items(), key=lambda item: item[1])
     shared = sum(1 for count in readers.values() if count > 1)
-    unread = len(read_block_of) - len(readers)
-    return [f"-C: {host} holds {most} of the {len(read_block_of)} ranks, more than half, so each rank reads a block "
+    unread = len(blocks) - len(readers)
+    return [f"-C: {host} holds {most} of the {len(blocks)} ranks, more than half, so each rank reads a block "
             f"written on another node but not each a different one: {shared} block{'s' if shared > 1 else ''} read "
             f"by several ranks, {unread} by none (parameters.read_block_of says whose each rank read)"]
 
 
-def slurm_environment() -> Optional[dict]:
+def slurm_environment() -> Optional[dict[str, Optional[str]]]:
     """The Slurm job and step this run belongs to, as Slurm tells its tasks."""
     if "SLURM_JOB_ID" not in os.environ:
         return None

@@ -11,7 +11,7 @@ import re
 import shutil
 import subprocess
 import xml.etree.ElementTree as ElementTree
-from typing import Optional
+from typing import Any, Optional
 
 from ..model.text import size_text
 
@@ -55,7 +55,7 @@ def gluster_size(text: str) -> Optional[int]:
     return int(match.group(1)) * GLUSTER_UNITS.get((match.group(2) or "").upper(), 1) if match else None
 
 
-def gluster_layout(device: str) -> Optional[dict]:
+def gluster_layout(device: str) -> Optional[dict[str, Any]]:
     """Volume, bricks and sharding of the GlusterFS volume mounted from `device` (SERVER:VOLUME),
     as its glusterd tells any client."""
     server, _, volume = device.partition(":")
@@ -68,7 +68,7 @@ def gluster_layout(device: str) -> Optional[dict]:
         return None
     if found is None:
         return None
-    options = {option.findtext("name"): option.findtext("value") for option in found.iter("option")}
+    options = {option.findtext("name"): option.findtext("value", "") for option in found.iter("option")}
     sharded = options.get("features.shard", "off") in ("on", "enable", "true", "1")
     return {
         "volume": found.findtext("name"),
@@ -80,7 +80,7 @@ def gluster_layout(device: str) -> Optional[dict]:
     }
 
 
-def lustre_layout(target: str) -> Optional[dict]:
+def lustre_layout(target: str) -> Optional[dict[str, Any]]:
     """What `lfs getstripe` says of the test file (of its directory, while there is no file):
     its stripe count and size, and the whole text."""
     text = _run(["lfs", "getstripe", target] if os.path.exists(target) else
@@ -93,18 +93,18 @@ def lustre_layout(target: str) -> Optional[dict]:
             "getstripe": text.strip()}
 
 
-def _ceph_json(*command: str):
-    """What the ceph CLI answers, as JSON; None where it cannot reach the cluster's monitors
-    (CEPH_CONF, else /etc/ceph/ceph.conf, names them)."""
-    text = _run(["ceph", "--connect-timeout", "10", *command, "--format", "json"])
-    start = re.search(r"[{\[]", text or "")  # past any warning the CLI printed first
+def _ceph_json(*command: str) -> Any:
+    """What the ceph CLI answers, as JSON (an object or a list, as the command has it); None where
+    it cannot reach the cluster's monitors (CEPH_CONF, else /etc/ceph/ceph.conf, names them)."""
+    text = _run(["ceph", "--connect-timeout", "10", *command, "--format", "json"]) or ""
+    start = re.search(r"[{\[]", text)  # past any warning the CLI printed first
     try:
         return json.loads(text[start.start():]) if start else None
     except ValueError:
         return None
 
 
-def ceph_layout(target: str) -> Optional[dict]:
+def ceph_layout(target: str) -> Optional[dict[str, Any]]:
     """The test file's layout as CephFS reads it back (its directory's while there is no file):
     stripe unit, stripe count, object size and pool; and the OSDs and pools of the cluster, where
     the ceph CLI can ask its monitors."""
@@ -131,7 +131,7 @@ def ceph_layout(target: str) -> Optional[dict]:
             "getfattr": text.strip()}
 
 
-def describe(filesystem: dict, target: str) -> dict:
+def describe(filesystem: dict[str, Any], target: str) -> dict[str, Any]:
     """The run file's `environment.filesystem`, with the layout of the test file `target` added
     where the file system tells it."""
     described = dict(filesystem)
@@ -149,7 +149,7 @@ def describe(filesystem: dict, target: str) -> dict:
     return described
 
 
-def warnings(filesystem: dict, parameters: dict, ranks: int) -> list[str]:
+def warnings(filesystem: dict[str, Any], parameters: dict[str, Any], ranks: int) -> list[str]:
     """What the file system changes in what the run's numbers mean, or in the file it leaves."""
     said = []
     layout = filesystem.get("layout") or {}
@@ -173,5 +173,5 @@ def warnings(filesystem: dict, parameters: dict, ranks: int) -> list[str]:
     return said
 
 
-def striping_asked(parameters: dict) -> bool:
+def striping_asked(parameters: dict[str, Any]) -> bool:
     return any(parameters.get(key) for key in ("stripe_count", "stripe_size", "object_size"))

@@ -26,7 +26,7 @@ MEMORY_FAILURES = re.compile("|".join([
     r"Failed to reserve memory", r"Cannot allocate memory", r"errno=12"]))
 
 
-def said(texts: Sequence[str], failure: re.Pattern) -> tuple[int, str]:
+def said(texts: Sequence[str], failure: re.Pattern[str]) -> tuple[int, str]:
     """How many of the texts show the failure, and the line of the first that says it best."""
     matching = [text for text in texts if failure.search(text)]
     if not matching:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Mapping, Optional
+from typing import Any, Mapping, Optional
 
 from .. import vocabulary
 from ..model.text import size_text
@@ -22,7 +22,7 @@ def region_to_suggest(array_bytes: int, jdk_feature: int) -> Optional[int]:
     return region if region <= largest else None
 
 
-def warnings(jvm: Mapping, approaches: list[str]) -> list[str]:
+def warnings(jvm: Mapping[str, Any], approaches: list[str]) -> list[str]:
     heap = jvm.get("heap") or {}
     if not heap.get("transfer_array_humongous"):
         return []

@@ -40,7 +40,7 @@ import socket
 import subprocess
 import sys
 import time
-from typing import Optional
+from typing import Optional, Sequence
 
 from .crashreports import remove_if_empty
 from .processes import alive, children_of, stat
@@ -127,7 +127,7 @@ class Keeper:
         except subprocess.TimeoutExpired:
             pass
 
-    def send(self, message: bytes, descriptors: list[int] = ()) -> bool:
+    def send(self, message: bytes, descriptors: Sequence[int] = ()) -> bool:
         try:
             socket.send_fds(self.link, [message], list(descriptors))
             return True

@@ -5,7 +5,7 @@ Kept apart from `jiobench.run.rank`, whose import starts MPI through mpi4py.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .filesystems import NETWORK_TYPES
 
@@ -16,12 +16,12 @@ class Fork(NamedTuple):
     number: int
     approach: int
 
-    def label(self, parameters: dict) -> str:
+    def label(self, parameters: dict[str, Any]) -> str:
         """The fork's start, in the user's words."""
         return f"the start of {parameters['approaches'][self.approach]} fork {self.number}"
 
 
-def fork_tasks(parameters: dict) -> list[Fork]:
+def fork_tasks(parameters: dict[str, Any]) -> list[Fork]:
     """The JVMs of the run after the first: fork 1 of every approach, then fork 2 of every
     approach, ... so a slow spell falls on all approaches alike."""
     if parameters["forks"] == 0:
@@ -31,7 +31,7 @@ def fork_tasks(parameters: dict) -> list[Fork]:
     return forks[1:]  # fork 1 of the first approach is the first JVM
 
 
-def files_to_empty(ready: dict) -> list[str]:
+def files_to_empty(ready: dict[str, Any]) -> list[str]:
     """The files to empty before every JVM of the run after the first (its first JVM's ready
     message says what it created and where): those this rank created, as they were for the first
     approach, so that no approach writes into what another left. The page cache keeps the shape

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import time
 from enum import IntEnum
-from typing import Callable, Optional
+from typing import Callable, Optional, Union
 
 from mpi4py import MPI
 
@@ -75,7 +75,7 @@ class Lost(Exception):
 class Liveness:
     """This rank's heartbeats and what it heard of the others."""
 
-    def __init__(self, comm, placement: Placement, on_peer_failure: Callable[[int], None],
+    def __init__(self, comm: MPI.Comm, placement: Placement, on_peer_failure: Callable[[int], None],
                  beat: float = BEAT_SECONDS, lost_after: float = LOST_AFTER_SECONDS,
                  clock: Callable[[], float] = time.monotonic):
         self.comm = comm.Dup()
@@ -99,7 +99,7 @@ class Liveness:
         self.heard = dict.fromkeys(self.led + upward, now)  # every rank it beats with
         self.next_beat = now
         self.looked = now  # this rank's last look
-        self.sending: list = []
+        self.sending: list[MPI.Request] = []
         self.lost: list[int] = []
 
     def tend(self) -> None:
@@ -164,7 +164,7 @@ class Liveness:
             if rank != failed:
                 self.send(rank, Tag.FAILED, failed)
 
-    def send(self, peer: int, tag: int, message=None) -> None:
+    def send(self, peer: int, tag: int, message: Union[int, list[int], None] = None) -> None:
         self.sending.append(self.comm.isend(message, dest=peer, tag=tag))
 
 

@@ -19,7 +19,7 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
-from typing import Optional, Union
+from typing import Any, Callable, Optional, Union
 
 from ..errors import error
 from ..exitcode import ExitCode
@@ -129,18 +129,18 @@ class MpjRanks:
     def speaks_for(self) -> range:
         return range(self.request.ranks)
 
-    def mpi(self) -> dict:
+    def mpi(self) -> dict[str, Any]:
         return {"library": f"MPJ Express {configuration(self.home)['mpjexpress.version']}",
                 "standard": "mpiJava 1.2", "device": self.device}
 
-    def loads(self) -> dict:
+    def loads(self) -> dict[str, Optional[list[float]]]:
         # This side runs on the launching node only: the other nodes' loads are out of its sight.
         return {socket.gethostname(): load_average()}
 
     def said_stop(self) -> None:
         wire.say(wire.STOP_SAID_MARKER)
 
-    def tending(self, work) -> None:
+    def tending(self, work: Callable[[], None]) -> None:
         # The job's ranks wait on this side's answers and watch no heartbeat of it.
         work()
 
@@ -152,7 +152,7 @@ class MpjRanks:
     def stopped_event(self) -> Ended:
         return Ended(incomplete.stop(self.stop_signal, f"stopped by {self.stop_signal}"))
 
-    def agree(self, value) -> Union[Agreed, Ended]:
+    def agree(self, value: Any) -> Union[Agreed, Ended]:
         return self.stopped_event() if self.stopped.is_set() else Agreed(value)
 
     def start(self, task: str, deadline: StartDeadline) -> MpjJob:
@@ -162,7 +162,7 @@ class MpjRanks:
                               self.request.ranks, deadline)
         return self.current
 
-    def memory(self, ready: dict, job: MpjJob) -> list:
+    def memory(self, ready: dict[str, Any], job: MpjJob) -> list[tuple[Optional[int], Optional[int]]]:
         """Each rank's (plan, available bytes of its host): every rank plans alike; only this
         host's memory is in sight."""
         available = available_memory()
@@ -225,7 +225,7 @@ class MpjRanks:
             yield self.stopped_event()
 
 
-def said_by(message: dict) -> tuple[list[str], Optional[int]]:
+def said_by(message: dict[str, Any]) -> tuple[list[str], Optional[int]]:
     """What MPJ Express's rank 0 says the ranks that refused or failed said, as `complaints` has it;
     its own word where it names no rank."""
     if "ranks" not in message:

@@ -62,7 +62,7 @@ class Daemon:
     """MPJ's daemon started for this run on this host (it starts the niodev ranks' JVMs), stopped
     by its PID at the end."""
 
-    def __init__(self, java: str, home: Path, env: dict, log: Path):
+    def __init__(self, java: str, home: Path, env: dict[str, str], log: Path):
         ports = configuration(home)
         with open(log, "w") as output:
             self.process = subprocess.Popen(

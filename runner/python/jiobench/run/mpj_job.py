@@ -12,7 +12,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Any, Iterator, Optional
 
 from . import wire
 from .mpj_daemon import Daemon
@@ -81,7 +81,7 @@ def blame(hosts: list[str], jvms: dict[int, int], gone: list[int], spoke: set[in
 class MpjJob:
     """One MPJ Express job (one task of the run on every rank), its output and its processes."""
 
-    def __init__(self, command: list[str], env: dict, daemon: Optional[Daemon], jar: Path, hold_output: bool,
+    def __init__(self, command: list[str], env: dict[str, str], daemon: Optional[Daemon], jar: Path, hold_output: bool,
                  stop: Optional[threading.Event] = None, size: int = 1, deadline: Optional[StartDeadline] = None):
         self.jar = jar
         self.stop = stop or threading.Event()  # set when the run is asked to stop
@@ -91,7 +91,7 @@ class MpjJob:
                                         stderr=subprocess.STDOUT, text=True)
         started = time.monotonic()
         self.deadline = deadline  # None once the ranks are ready
-        self.lines: queue.Queue = queue.Queue()
+        self.lines: queue.Queue[Optional[str]] = queue.Queue()  # None: the job's output ended
         threading.Thread(target=self._read, daemon=True).start()
         self.hosts: list[str] = []
         self.pids: list[int] = []
@@ -113,6 +113,7 @@ class MpjJob:
 
     def _read(self) -> None:
         trace: list[str] = []
+        assert self.process.stdout is not None  # a pipe
         for line in self.process.stdout:
             line = line.rstrip("\n")
             if trace and line.startswith(("\t", "Caused by: ")):
@@ -138,7 +139,7 @@ class MpjJob:
         for line in dict.fromkeys(self.output.lines()):
             print(line, file=sys.stderr)
 
-    def messages(self) -> Iterator[dict]:
+    def messages(self) -> Iterator[dict[str, Any]]:
         """Rank 0's messages as they come, until the job ends; raises JobBroken when a rank's
         process ends before the job finished, RanksLate when the ranks are not ready in time,
         JobStopped when a stop was asked."""

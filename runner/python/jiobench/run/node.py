@@ -9,7 +9,7 @@ import re
 import resource
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Iterator, Optional, Union
 
 # Capabilities that exempt a process from the per-user process limit (capability(7): 21 is
 # CAP_SYS_ADMIN, 24 CAP_SYS_RESOURCE), as they exempt root.
@@ -92,7 +92,7 @@ def cgroup_paths(controller: str, memberships: str, mounts: str) -> list[Path]:
     return found
 
 
-def read_text(path) -> Optional[str]:
+def read_text(path: Union[str, Path]) -> Optional[str]:
     try:
         return Path(path).read_text().strip()
     except OSError:

@@ -5,7 +5,7 @@ goes on without it; the records none of it reached, up to a row group's, go wher
 from __future__ import annotations
 
 import sys
-from typing import Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 from ..model import perrank, runfile
 
@@ -21,14 +21,15 @@ class PerRankFile:
         self.lost: Optional[str] = None
         # Where it could not be written before a row of it reached the file: its records, up to a
         # row group's, to go where the run file goes; None once more were lost.
-        self.unwritten: Optional[list[Mapping]] = []
+        self.unwritten: Optional[list[Mapping[str, Any]]] = []
         self.took_records = False  # this is the rank that writes the per-rank file
 
     @property
     def rows(self) -> int:
+        assert self.stream is not None  # asked only of the file that close() made whole
         return self.stream.rows
 
-    def append(self, records: Sequence[Mapping]) -> None:
+    def append(self, records: Sequence[Mapping[str, Any]]) -> None:
         """Appends the records, made under a temporary name in the results directory with the first
         of them. Where it cannot be written, the run goes on without it: its phases are in the
         JSON, which finds a place of its own at the end."""
@@ -43,7 +44,7 @@ class PerRankFile:
         except OSError as problem:
             self.lose(problem, records)
 
-    def lose(self, problem: OSError, records: Sequence[Mapping] = ()) -> None:
+    def lose(self, problem: OSError, records: Sequence[Mapping[str, Any]] = ()) -> None:
         """The file could not be written (`records` the phase's that found it so): what it held is
         kept where none of it reached the file, and the user is told."""
         why = f"cannot write the per-rank file in {self.results} ({problem.strerror or problem})"
@@ -64,7 +65,7 @@ class PerRankFile:
         except OSError:
             pass  # the output is gone; the run file's warnings say it
 
-    def keep_unwritten(self, records: Sequence[Mapping]) -> None:
+    def keep_unwritten(self, records: Sequence[Mapping[str, Any]]) -> None:
         """Keeps records no file holds yet, up to a row group's: rank 0 never holds more of them."""
         if self.unwritten is not None and len(self.unwritten) + len(records) <= perrank.ROW_GROUP_ROWS:
             self.unwritten += records

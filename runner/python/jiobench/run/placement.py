@@ -10,7 +10,17 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from itertools import accumulate, groupby
-from typing import Iterable, Iterator, Mapping, Sequence, Union
+from typing import Iterable, Iterator, Mapping, Protocol, Sequence, Union
+
+
+class RankHosts(Protocol):
+    """Every rank's host, in rank order, as `hosts[rank]` reads it: a list of them, or a Placement."""
+
+    def __getitem__(self, rank: int, /) -> str: ...
+
+    def __len__(self) -> int: ...
+
+    def __iter__(self) -> Iterator[str]: ...
 
 
 class Placement:
@@ -79,7 +89,7 @@ def spans(numbers: list[int]) -> str:
     return ", ".join(f"{run[0]}-{run[-1]}" if len(run) > 2 else ", ".join(map(str, run)) for run in runs)
 
 
-def ranks_on(ranks: Iterable[int], hosts: Union[Mapping[int, str], Sequence[str]]) -> str:
+def ranks_on(ranks: Iterable[int], hosts: Union[Mapping[int, str], RankHosts]) -> str:
     """Ranks by host (`hosts[rank]`): 'rank 1 on vm', 'ranks 0-2 on node1; rank 5 on node2'."""
     by_host: dict[str, list[int]] = {}
     for rank in sorted(ranks):

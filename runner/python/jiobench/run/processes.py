@@ -5,7 +5,7 @@ import os
 import signal
 import time
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, Iterable, Optional
 
 # What a user (Ctrl-C, Ctrl-\\, kill, a terminal closing) or a batch system sends to stop a run.
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT)
@@ -76,7 +76,7 @@ def alive(pid: int) -> bool:
     return fields is not None and fields[STATE] != "Z"
 
 
-def kill(pids) -> None:
+def kill(pids: Iterable[int]) -> None:
     for pid in pids:
         try:
             os.kill(pid, signal.SIGKILL)
@@ -90,7 +90,9 @@ def escalate(launcher_alive: Callable[[], bool], signal_launcher: Callable[[int]
     ranks had their chance to end their phase), and the launcher's whole session killed after
     KILL_SECONDS. Returns as soon as the launcher has ended."""
     started = time.monotonic()
-    for seconds, last_step in ((STOP_SECONDS, lambda: signal_launcher(signal.SIGTERM)), (KILL_SECONDS, kill_session)):
+    steps: list[tuple[float, Callable[[], None]]] = [(STOP_SECONDS, lambda: signal_launcher(signal.SIGTERM)),
+                                                      (KILL_SECONDS, kill_session)]
+    for seconds, last_step in steps:
         while launcher_alive() and time.monotonic() - started < seconds:
             time.sleep(0.1)
         if not launcher_alive():

@@ -20,7 +20,7 @@ import stat
 import sys
 import threading
 import time
-from typing import Generator, Optional, Union
+from typing import Any, Generator, Optional, Union, cast
 
 from ..exitcode import ExitCode
 from ..model import perrank, runfile
@@ -83,7 +83,7 @@ class MpiRanks(RankRounds):
     """This rank's JVMs and its rounds with the other ranks, as events for the driver: the
     transport (`jiobench.run.transport.Transport`) of a run under mpirun, mpiexec or srun."""
 
-    def __init__(self, comm, request: RunRequest, keeper: Keeper, crash_reports: str):
+    def __init__(self, comm: MPI.Comm, request: RunRequest, keeper: Keeper, crash_reports: str):
         super().__init__(comm, keeper)
         self.request = request
         self.crash_reports = crash_reports  # where its JVMs' crash reports go (jiobench.run.crashreports)
@@ -107,7 +107,7 @@ class MpiRanks(RankRounds):
             jvm = self.jvm
         if jvm is not None:
             jvm.ask_to_stop()
-            timer = threading.Timer(STOP_GRACE_SECONDS, lambda: jvm.process.poll() is None and jvm.kill())
+            timer = threading.Timer(STOP_GRACE_SECONDS, lambda: jvm.kill() if jvm.process.poll() is None else None)
             timer.daemon = True
             timer.start()
 
@@ -133,7 +133,7 @@ class MpiRanks(RankRounds):
             files.update(self.files_of.get(rank, {}))
         return files
 
-    def note_files_of_others(self, every_rank: Optional[list], rank_0: dict[str, str]) -> None:
+    def note_files_of_others(self, every_rank: Optional[list[dict[str, str]]], rank_0: dict[str, str]) -> None:
         """What the other ranks' JVMs created: rank 0 hears every rank's, the others rank 0's."""
         if every_rank is not None:
             for rank, files in enumerate(every_rank):
@@ -152,10 +152,11 @@ class MpiRanks(RankRounds):
         failure, rank_0_files = self.comm.bcast((failure, self.created()) if self.rank == 0 else None, root=0)
         self.note_files_of_others([files for _, _, files in starts] if starts is not None else None, rank_0_files)
         if failure is not None:
-            if ready is not None:
+            if jvm is not None and ready is not None:
                 jvm.close()
             yield dataclasses.replace(failure, created=self.created())
             return
+        assert jvm is not None and ready is not None  # every rank's JVM is up, or a round ended the task
         files = self.files_seen(ready) if task == FIRST else None
         # Rank 0 checks every rank's plan and file: the others hand in None.
         every_rank_memory = [memory for _, memory, _ in starts] if starts is not None else None
@@ -170,7 +171,7 @@ class MpiRanks(RankRounds):
         jvm.answer(wire.Answer.START)
         yield from self.serve(jvm)
 
-    def files_seen(self, ready: dict) -> Optional[list]:
+    def files_seen(self, ready: dict[str, Any]) -> Optional[list[Optional[int]]]:
         """Every rank's inode number of the test file, where the ranks are on several hosts and
         share one file: asked once every JVM is up, rank 0's having created it. A FUSE client may
         show a file removed and created again under its name by the old number for a second or
@@ -185,7 +186,8 @@ class MpiRanks(RankRounds):
             time.sleep(FILE_LOOK_SECONDS)
         return seen
 
-    def start_jvm(self, task: str, label: str, unable: Optional[str], deadline: StartDeadline) -> tuple:
+    def start_jvm(self, task: str, label: str, unable: Optional[str],
+                  deadline: StartDeadline) -> tuple[Optional[RankJvm], Optional[dict[str, Any]], tuple[int, str]]:
         """(jvm, ready message, (exit code, message)): this rank's JVM for one task, up or not."""
         if unable is not None:
             return None, None, (ExitCode.FAILED, unable)
@@ -200,7 +202,7 @@ class MpiRanks(RankRounds):
         with self.lock:
             self.jvm = jvm
 
-        def tend_until_deadline():
+        def tend_until_deadline() -> None:
             self.tend()
             if deadline.passed():
                 raise NotReady
@@ -229,7 +231,7 @@ class MpiRanks(RankRounds):
         while True:
             message = jvm.receive(self.tend)
             kind = message["type"] if message else None
-            if kind in (None, wire.Kind.FAILED, wire.Kind.REFUSED):
+            if message is None or kind in (None, wire.Kind.FAILED, wire.Kind.REFUSED):
                 text = "; ".join(message["messages"]) if message else jvm.death()
                 asked = self.peer_failed or (message is None and self.ended_by_a_stop(jvm))
                 if not asked:
@@ -266,7 +268,8 @@ class MpiRanks(RankRounds):
                                             "message": f"unexpected message from the JVM: {message!r}"}))
 
 
-    def end_phase(self, message: dict) -> Generator[Union[PhaseRecords, PhaseReduced], Optional[dict], int]:
+    def end_phase(self, message: dict[str, Any]
+                  ) -> Generator[Union[PhaseRecords, PhaseReduced], Optional[dict[str, Any]], int]:
         """A phase's records to rank 0, which reduces them (the driver's reply to the phase event)
         and tells every rank the phase and its JVM the bytes of the block it reads next."""
         (record,) = message["records"]
@@ -282,7 +285,7 @@ class MpiRanks(RankRounds):
             phase, every = self.comm.bcast(None, root=0)
             each = None
             yield PhaseReduced(phase)
-        return every if every is not None else self.comm.scatter(each, root=0)
+        return every if every is not None else cast(int, self.comm.scatter(each, root=0))
 
 
 def watch_parent(driver: Driver, ranks: MpiRanks) -> None:

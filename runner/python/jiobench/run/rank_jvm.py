@@ -8,7 +8,7 @@ import signal
 import subprocess
 import sys
 import threading
-from typing import Optional
+from typing import IO, Any, BinaryIO, Callable, Optional, Union, cast
 
 from ..exitcode import ExitCode
 from . import wire
@@ -25,13 +25,13 @@ class OutputRelay(threading.Thread):
     started. Relayed as bytes: a JVM may print what is not UTF-8 (a -D value, a file name), and the
     relay must never stop reading, or the JVM blocks on a full pipe."""
 
-    def __init__(self, stream, out):
+    def __init__(self, stream: IO[bytes], out: BinaryIO) -> None:
         super().__init__(daemon=True)
         self.stream = stream
         self.out = out
         self.output: HeldOutput[bytes] = HeldOutput(self.write)
 
-    def run(self):
+    def run(self) -> None:
         for line in self.stream:
             self.output.add(line)
 
@@ -67,6 +67,7 @@ class RankJvm:
         self.messages = os.fdopen(message_read, "rb", buffering=0)
         self.unread = b""
         self.created: dict[str, str] = {}  # what the JVM created (path: identity), as it said the moment it did
+        assert self.process.stdout is not None and self.process.stderr is not None  # both are pipes
         self.relays = [OutputRelay(self.process.stdout, sys.stdout.buffer),
                        OutputRelay(self.process.stderr, sys.stderr.buffer)]
         for relay in self.relays:
@@ -75,7 +76,7 @@ class RankJvm:
         self.when = "during"  # or "after" the phase, between two of them
         self.killed = False  # by this launcher: a stop's grace over, a start too late
 
-    def receive(self, tend) -> Optional[dict]:
+    def receive(self, tend: Callable[[], None]) -> Optional[dict[str, Any]]:
         """The JVM's next message, None when it is gone; `tend` is called while it is awaited.
         What the JVM created is noted here, whatever is awaited."""
         while True:
@@ -84,7 +85,7 @@ class RankJvm:
                 return message
             self.created.update(message["files"])
 
-    def next_message(self, tend) -> Optional[dict]:
+    def next_message(self, tend: Callable[[], None]) -> Optional[dict[str, Any]]:
         while b"\n" not in self.unread:
             if not select.select([self.messages], [], [], LOOK_SECONDS)[0]:
                 tend()
@@ -99,7 +100,7 @@ class RankJvm:
         line, self.unread = self.unread.split(b"\n", 1)
         return wire.message(line)
 
-    def answer(self, text) -> None:
+    def answer(self, text: Union[str, int]) -> None:
         try:
             self.replies.write(f"{text}\n")
             self.replies.flush()
@@ -148,13 +149,14 @@ class RankJvm:
         return f"the JVM exited with code {code}"
 
 
-def start_status(jvm: RankJvm, first: Optional[dict]) -> tuple[int, str, Optional[dict]]:
+def start_status(jvm: RankJvm, first: Optional[dict[str, Any]]) -> tuple[int, str, Optional[dict[str, Any]]]:
     """(exit code, message, ready message): how this rank's JVM came up."""
     if first is None:
         code = jvm.end()
         text = jvm.held_text()
         if code == 0:
-            return ExitCode.MISTAKE, (f"{jvm.process.args[0]} exited without running the jiobench runner"
+            java = cast("list[str]", jvm.process.args)[0]  # RankJvm starts it from a list
+            return ExitCode.MISTAKE, (f"{java} exited without running the jiobench runner"
                        + (f": {text}" if text else " (is it a Java 17 or newer runtime?)")), None
         return (ExitCode.MISTAKE if code in (ExitCode.FAILED, ExitCode.MISTAKE) else code), text or f"{jvm.death()} before it started", None
     if first["type"] == wire.Kind.REFUSED:
@@ -169,7 +171,7 @@ def start_status(jvm: RankJvm, first: Optional[dict]) -> tuple[int, str, Optiona
     return ExitCode.FAILED, f"unexpected first message {first!r}", None
 
 
-def file_identity(ready: Optional[dict]) -> Optional[int]:
+def file_identity(ready: Optional[dict[str, Any]]) -> Optional[int]:
     """This rank's inode number of the run's test file, None where it sees none."""
     if ready is None:
         return None

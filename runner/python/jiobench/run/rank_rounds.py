@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 import time
 from array import array
-from typing import Callable, Optional, Union
+from typing import Any, Callable, Optional, TypeVar, Union, cast
 
 import mpi4py
 
@@ -34,8 +34,10 @@ from .liveness import LOST_AFTER_SECONDS, Liveness, Lost, survivor_writing
 from .node import crowding, load_average
 from .placement import Placement, ranks_on
 from .rank_jvm import LOOK_SECONDS, RankJvm
-from .rounds import RankState, RunEnds, worst_ending
+from .rounds import RankState, RankStatus, RunEnds, worst_ending
 from .transport import Agreed, Ended
+
+__all__ = ["MPI", "RankRounds"]
 
 # Polling keeps a waiting launcher off the CPU its JVM (or another rank's) is measuring with;
 # MPI's own blocking calls spin. Where the node's processors are free, a waiting rank looks every
@@ -48,6 +50,8 @@ POLL_SECONDS = 0.0002
 SLOW_POLL_SECONDS = 0.01
 # How often a rank hands its keeper the connections MPI opened since (jiobench.run.keeper).
 KEEPER_LOOK_SECONDS = 1.0
+# What rank 0 says to every rank, which each hands in too.
+Value = TypeVar("Value")
 
 
 def poll_sleep() -> float:
@@ -55,7 +59,7 @@ def poll_sleep() -> float:
     return min(SLOW_POLL_SECONDS, POLL_SECONDS * crowding())
 
 
-def quiet_maximum(comm, values: list[int], tend) -> list[int]:
+def quiet_maximum(comm: MPI.Comm, values: list[int], tend: Callable[[], None]) -> list[int]:
     """The greatest of each value over every rank, reduced as a barrier would wait: asleep between
     looks, as long as the node's crowding asks, and looking at the other ranks (`tend`) every
     LOOK_SECONDS as it does. Every rank has handed in its values when any has the result, so it
@@ -73,7 +77,7 @@ def quiet_maximum(comm, values: list[int], tend) -> list[int]:
     return list(greatest)
 
 
-def place_ranks(comm) -> Placement:
+def place_ranks(comm: MPI.Comm) -> Placement:
     """Which node each rank is on: rank 0 hears every rank's host once and tells every rank the
     placement, which takes a run of ranks a node where they are placed node by node."""
     hosts = comm.gather(MPI.Get_processor_name(), root=0)
@@ -85,7 +89,7 @@ def place_ranks(comm) -> Placement:
 class RankRounds:
     """This rank's place among the ranks, and its rounds with them."""
 
-    def __init__(self, comm, keeper: Keeper):
+    def __init__(self, comm: MPI.Comm, keeper: Keeper):
         self.comm = comm
         self.keeper = keeper
         self.rank, self.size = comm.Get_rank(), comm.Get_size()
@@ -96,9 +100,9 @@ class RankRounds:
         self.stop_signal: Optional[str] = None
         self.peer_failed = False  # another rank's JVM failed: this one's phase ends at once
         # Once ranks are lost: how the run ended, after which no collective call is made.
-        self.lost: Optional[dict] = None
+        self.lost: Optional[dict[str, Any]] = None
         self.lost_ranks: list[int] = []
-        self.writer = 0  # the rank that writes the run file
+        self.writer: Optional[int] = 0  # the rank that writes the run file (None: no rank is left to)
         self.run_id = comm.bcast(runfile.new_run_id() if self.rank == 0 else None)
         # Re-entrant: the signal handler runs on the main thread, perhaps while it holds the lock.
         self.lock = threading.RLock()
@@ -106,7 +110,7 @@ class RankRounds:
         self.keeper.hold_new()  # the connections MPI opened to start the run
         self.keeper_looked = time.monotonic()
 
-    def mpi(self) -> dict:
+    def mpi(self) -> dict[str, Any]:
         return {"library": MPI.Get_library_version().strip().strip("\0").strip(),
                 "standard": "%d.%d" % MPI.Get_version()}
 
@@ -117,7 +121,8 @@ class RankRounds:
         try:
             # Every host's, whatever stopped the run: only lost ranks leave it to this host's.
             loads = self.to_rank_0(mine, status=(RankState.GO, None))
-            return self.comm.bcast(dict(loads) if loads is not None else None, root=0)
+            return cast("dict[str, Optional[list[float]]]",
+                        self.comm.bcast(dict(loads) if loads is not None else None, root=0))
         except RunEnds:
             return dict([mine])
 
@@ -126,7 +131,7 @@ class RankRounds:
         done = threading.Event()
         failure: list[BaseException] = []
 
-        def do_work():
+        def do_work() -> None:
             try:
                 work()
             except BaseException as problem:  # said on this thread, below
@@ -163,18 +168,18 @@ class RankRounds:
                 phase = jvm.phase if jvm else None
                 self.lost = incomplete.failure(
                     f"{ranks_on(lost.ranks, self.hosts)} stopped answering for {LOST_AFTER_SECONDS:.0f} s"
-                    + (f" {jvm.when} {phase}" if phase else "") + " (a node lost, or its launcher killed)",
+                    + (f" {jvm.when} {phase}" if jvm and phase else "") + " (a node lost, or its launcher killed)",
                     phase=phase, when=jvm.when if jvm else "during")
                 self.writer = survivor_writing(self.hosts, lost.ranks)
         if self.lost is not None:
             raise RunEnds(self.lost)
 
-    def status(self) -> tuple:
+    def status(self) -> RankStatus:
         if self.stop_signal is None:
             return RankState.GO, None
         return RankState.STOPPED, {"signal": self.stop_signal, "phase": self.jvm.phase if self.jvm else None}
 
-    def round(self, status: Optional[tuple] = None, most: int = 0) -> int:
+    def round(self, status: Optional[RankStatus] = None, most: int = 0) -> int:
         """One exchange with every rank, in which each says how it stands: RunEnds on every rank
         when some rank cannot go on, else the greatest `most` any rank handed in."""
         if self.lost is not None:
@@ -187,17 +192,17 @@ class RankRounds:
             raise RunEnds(self.comm.bcast(worst_ending(states) if states is not None else None, root=0))
         return greatest
 
-    def to_rank_0(self, payload, status: Optional[tuple] = None) -> Optional[list]:
+    def to_rank_0(self, payload: object, status: Optional[RankStatus] = None) -> Optional[list[Any]]:
         """A round, then every rank's payload gathered to rank 0: the list there, None elsewhere."""
         self.round(status)
         return self.comm.gather(payload, root=0)
 
-    def rank_0_says(self, value):
+    def rank_0_says(self, value: Value) -> Value:
         """A round, then rank 0's value, the same on every rank."""
         self.round()
-        return self.comm.bcast(value, root=0)
+        return cast(Value, self.comm.bcast(value, root=0))
 
-    def agree(self, value) -> Union[Agreed, Ended]:
+    def agree(self, value: Any) -> Union[Agreed, Ended]:
         """Rank 0's value, the same on every rank."""
         try:
             return Agreed(self.rank_0_says(value))

@@ -5,7 +5,7 @@ import dataclasses
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional, Union
+from typing import Any, Optional, Union
 
 from . import appcds, wire
 from .node import cpus_available
@@ -91,4 +91,6 @@ class RunRequest:
     @classmethod
     def from_json(cls, text: str) -> RunRequest:
         fields = json.loads(text)
-        return cls(**{name: tuple(value) if isinstance(value, list) else value for name, value in fields.items()})
+        arguments: dict[str, Any] = {name: tuple(value) if isinstance(value, list) else value
+                                     for name, value in fields.items()}
+        return cls(**arguments)

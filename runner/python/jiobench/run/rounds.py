@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 import os
 from enum import IntEnum
-from typing import Optional, Union
+from typing import Any, Mapping, Optional, Union
 
 from ..exitcode import ExitCode
 from . import incomplete
@@ -25,6 +25,10 @@ class RankState(IntEnum):
     GO = 0
     STOPPED = 1
     FAILED = 2
+
+
+# A rank's state in a round and what it says of it: why it failed or stopped, None where it goes on.
+RankStatus = tuple[RankState, Optional[dict[str, Any]]]
 
 
 def start_failure(outcomes: list[tuple[int, str]], hosts: Placement) -> Union[NotStarted, StartLate]:
@@ -50,19 +54,20 @@ def start_failure(outcomes: list[tuple[int, str]], hosts: Placement) -> Union[No
 class RunEnds(Exception):
     """A round found a rank that failed or was stopped: every rank ends the run in that round."""
 
-    def __init__(self, ending: dict):
+    def __init__(self, ending: dict[str, Any]):
         super().__init__(ending["message"])
         self.ending = ending
 
 
-def worst_ending(states: list[tuple]) -> dict:
+def worst_ending(states: list[RankStatus]) -> dict[str, Any]:
     """What ends the run, from every rank's (state, detail): a failure says more than the stop it
     may have caused, so the first failed rank, else the first stopped one."""
     rank, (state, detail) = max(enumerate(states), key=lambda item: (item[1][0], -item[0]))
+    assert detail is not None  # asked only where some rank cannot go on, and such a rank says why
     return describe_ending(rank, state, detail)
 
 
-def answers_of(payloads: list[tuple]) -> tuple[Optional[int], Optional[list[int]]]:
+def answers_of(payloads: list[tuple[Mapping[str, Any], int]]) -> tuple[Optional[int], Optional[list[int]]]:
     """From every rank's (record, block read next) of a phase: the bytes each rank's JVM is told,
     as (one count for all, None) where every block holds the same, else (None, each rank's)."""
     moved = [record["bytes"] for record, _ in payloads]
@@ -70,7 +75,7 @@ def answers_of(payloads: list[tuple]) -> tuple[Optional[int], Optional[list[int]
     return (answers[0], None) if len(set(answers)) == 1 else (None, answers)
 
 
-def describe_ending(rank: int, state: RankState, detail: dict) -> dict:
+def describe_ending(rank: int, state: RankState, detail: dict[str, Any]) -> dict[str, Any]:
     if state == RankState.FAILED:
         # The runner names the phase itself where it knows it: said once.
         message = detail["message"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 from ..model import runfile
 from .per_rank_file import PerRankFile
@@ -19,11 +19,11 @@ class Written:
     """Where the run file went: its path (None where nowhere), the run it holds, and why it is not
     where it was asked for (None where it is)."""
     path: Optional[str]
-    run: dict
+    run: dict[str, Any]
     misplaced: Optional[str] = None
 
 
-def write(results: str, per_rank: PerRankFile, build: Callable[[Optional[str]], dict]) -> Written:
+def write(results: str, per_rank: PerRankFile, build: Callable[[Optional[str]], dict[str, Any]]) -> Written:
     """Writes the run that `build` makes (given the path of the per-rank file that goes with it, or
     None), with the per-rank file made whole, in `results` or in a place of its own."""
     whole = per_rank.close()
@@ -34,7 +34,7 @@ def write(results: str, per_rank: PerRankFile, build: Callable[[Optional[str]], 
 
 
 def placed(results: str, per_rank: PerRankFile, whole: Optional[str],
-           build: Callable[[Optional[str]], dict]) -> Written:
+           build: Callable[[Optional[str]], dict[str, Any]]) -> Written:
     run = build(whole)
     if whole is None and per_rank.unwritten:
         first = f"{per_rank.lost}, which the run file goes with"

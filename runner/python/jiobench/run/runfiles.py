@@ -48,7 +48,7 @@ class CreatedFiles:
     """The files the run created here, each held (O_PATH: opened for neither reading nor writing)
     from the moment it is noted."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.identities: dict[str, str] = {}  # path: identity, as the JVM that created it said
         self.held: dict[str, int] = {}  # path: descriptor
 

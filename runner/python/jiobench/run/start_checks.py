@@ -3,19 +3,19 @@ process that speaks for rank 0 runs (jiobench.run.driver): why the run cannot go
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable, Optional
+from typing import Any, Iterable, Optional
 
 from ..model import runfile
 from .mpi import RANK_OVERHEAD_BYTES
 from .request import RunRequest
 
 
-def memory_refusal(memory: list, hosts: Iterable[str]) -> Optional[str]:
+def memory_refusal(memory: list[tuple[Optional[int], Optional[int]]], hosts: Iterable[str]) -> Optional[str]:
     """The ranks of each host need their JVMs' plans and their own overhead: more than the host
     has available is refused before anything runs. `memory` holds each rank's (plan, available)."""
-    need: Counter = Counter()
-    largest: Counter = Counter()  # the most one rank of the host needs
-    ranks: Counter = Counter()
+    need: Counter[str] = Counter()
+    largest: Counter[str] = Counter()  # the most one rank of the host needs
+    ranks: Counter[str] = Counter()
     have: dict[str, int] = {}
     for host, (plan, available) in zip(hosts, memory):
         ranks[host] += 1
@@ -33,14 +33,15 @@ def memory_refusal(memory: list, hosts: Iterable[str]) -> Optional[str]:
     return None
 
 
-def shared_file_refusal(identities: Optional[list], hosts: Iterable[str], parameters: dict) -> Optional[str]:
+def shared_file_refusal(identities: Optional[list[Optional[int]]], hosts: Iterable[str],
+                        parameters: dict[str, Any]) -> Optional[str]:
     """The ranks of several hosts must see one file: a path local to each node (its /tmp) gives each
     host a file of its own, and each rank's read then checks what only its own host wrote.
     `identities` holds each rank's inode number of the file (None where it sees none); a shared
     file system gives one file one number on every node."""
     if identities is None or len(set(hosts)) < 2 or parameters["file_per_process"]:
         return None
-    seen: dict = {}
+    seen: dict[Optional[int], list[str]] = {}
     for host, identity in zip(hosts, identities):
         seen.setdefault(identity, []).append(host)
     if len(seen) < 2:
@@ -51,7 +52,7 @@ def shared_file_refusal(identities: Optional[list], hosts: Iterable[str], parame
             "system every node shares")
 
 
-def run_id_refusal(request: RunRequest, ready: dict) -> Optional[str]:
+def run_id_refusal(request: RunRequest, ready: dict[str, Any]) -> Optional[str]:
     """A run never writes over another run's file: a name already taken is found before the first phase."""
     results = ready["parameters"]["results"]
     if request.run_id and runfile.exists(request.run_id, results):

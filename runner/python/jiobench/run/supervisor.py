@@ -11,7 +11,8 @@ import subprocess
 import sys
 import tempfile
 import threading
-from typing import Optional
+from types import FrameType
+from typing import IO, BinaryIO, Optional, Sequence
 
 from ..errors import error
 from ..exitcode import ExitCode
@@ -35,14 +36,14 @@ class EarlyOutput:
     first line is its marker. Held, so that a launcher that starts no rank is said in one line of
     jiobench's followed by its own; passed on once a rank is up."""
 
-    def __init__(self):
-        self.held: list[tuple[object, bytes]] = []  # (where it goes, line)
+    def __init__(self) -> None:
+        self.held: list[tuple[BinaryIO, bytes]] = []  # (where it goes, line)
         self.size = 0
         self.dropped = 0
         self.passing = False
         self.lock = threading.Lock()
 
-    def add(self, out, line: bytes) -> bool:
+    def add(self, out: BinaryIO, line: bytes) -> bool:
         """Holds the line, unless lines pass by now: whether it was held."""
         with self.lock:
             if self.passing:
@@ -71,7 +72,7 @@ class EarlyOutput:
             return lines
 
 
-def write(out, line: bytes) -> None:
+def write(out: BinaryIO, line: bytes) -> None:
     try:
         out.write(line)
         out.flush()
@@ -79,7 +80,7 @@ def write(out, line: bytes) -> None:
         pass  # the reader went away; the run goes on and its file is written all the same
 
 
-def results_directory(runner_args) -> str:
+def results_directory(runner_args: Sequence[str]) -> str:
     """The --results directory the runner was given, as given (the runner's default: results)."""
     for index, argument in enumerate(runner_args):
         if argument == "--results" and index + 1 < len(runner_args):
@@ -103,6 +104,7 @@ class MpiLauncherJob:
         # Ends the run should this process die unannounced (jiobench.run.guardian). It holds the
         # launcher's output too, which it drains once this process is gone: a launcher writing to
         # pipes nobody reads dies of SIGPIPE, and leaves its session directory behind.
+        assert self.process.stdout is not None and self.process.stderr is not None  # both are pipes
         outputs = (self.process.stdout.fileno(), self.process.stderr.fileno())
         self.guardian = subprocess.Popen([sys.executable, "-m", "jiobench.run.guardian", str(self.process.pid),
                                           self.notes, *map(str, outputs)], stdin=subprocess.PIPE,
@@ -126,7 +128,7 @@ class MpiLauncherJob:
         for relay in self.relays:
             relay.start()
 
-    def relay(self, lines, out) -> None:
+    def relay(self, lines: IO[bytes], out: BinaryIO) -> None:
         """Passes the ranks' output on as it comes, keeping rank 0's exit code line for itself and
         noting whether rank 0 said why the run stopped, and where its run file is. What the launcher
         says before any rank is up is held (EarlyOutput)."""
@@ -181,7 +183,7 @@ class MpiLauncherJob:
         self.not_up = True
         self.kill_session()
 
-    def on_signal(self, number, frame) -> None:
+    def on_signal(self, number: int, frame: Optional[FrameType]) -> None:
         first = self.stop_signal is None
         self.stop_signal = self.stop_signal or number
         if first:
@@ -236,8 +238,8 @@ def supervise(command: list[str], request: RunRequest, held: list[int]) -> int:
         return error(f"cannot start {missing.filename}: is it installed?", ExitCode.NOT_FOUND)
     for number in STOP_SIGNALS:
         signal.signal(number, job.on_signal)
-    for number in held:
-        job.on_signal(number, None)
+    for held_signal in held:
+        job.on_signal(held_signal, None)
     code = job.wait()
     stop_signal = signal.Signals(job.stop_signal).name if job.stop_signal is not None else None
     if job.run_exit_code is not None:

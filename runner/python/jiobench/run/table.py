@@ -1,7 +1,7 @@
 """What a run prints: a header, a line per phase as it ends, and the summary table."""
 from __future__ import annotations
 
-from typing import Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence
 
 from ..model import repetitions, stats
 from ..model.reduce import OVERRUN_DEADLINE_SHARE, OVERRUN_FLOOR_S, OVERRUN_TRANSFERS, SHORT_PHASE_S
@@ -13,7 +13,7 @@ BOOKKEEPING_NOTE_SHARE = 0.05
 
 
 
-def heap_text(jvm: Mapping) -> Optional[str]:
+def heap_text(jvm: Mapping[str, Any]) -> Optional[str]:
     """'G1, heap up to 5.9GiB, regions of 4MiB; transfer array 4MiB, humongous; JVM options ...'"""
     heap = jvm.get("heap")
     if not heap:
@@ -29,7 +29,7 @@ def heap_text(jvm: Mapping) -> Optional[str]:
     return text
 
 
-def _marks(row: Mapping) -> str:
+def _marks(row: Mapping[str, Any]) -> str:
     marks = []
     if row.get("warmup"):
         marks.append("warm-up")
@@ -50,7 +50,7 @@ def _marks(row: Mapping) -> str:
     return " ".join(marks)
 
 
-def _layout_text(layout: Optional[Mapping]) -> str:
+def _layout_text(layout: Optional[Mapping[str, Any]]) -> str:
     """The test file's layout in a few words: GlusterFS's volume, or the stripes of Lustre and CephFS."""
     if not layout:
         return ""
@@ -65,7 +65,7 @@ def _layout_text(layout: Optional[Mapping]) -> str:
     return f" ({count} stripe(s) of {size_text(size)}{objects}{servers})"
 
 
-def repetitions_text(p: Mapping) -> str:
+def repetitions_text(p: Mapping[str, Any]) -> str:
     """How the repetitions were run: forks, warm-up and measured repetitions."""
     forks = p.get("forks", 0)
     jvms = (f"{forks} fork(s), a fresh JVM per approach" if forks
@@ -78,7 +78,7 @@ def repetitions_text(p: Mapping) -> str:
     return f"{jvms}; {p.get('warmup', 0)} warm-up + {measured}"
 
 
-def run_header(context: Mapping) -> str:
+def run_header(context: Mapping[str, Any]) -> str:
     p = context["parameters"]
     env = context["environment"]
     hosts = ", ".join(f"{host} x{count}" for host, count in context["ranks_per_host"].items())
@@ -101,7 +101,7 @@ def run_header(context: Mapping) -> str:
     ])
 
 
-def progress_line(phase: Mapping) -> str:
+def progress_line(phase: Mapping[str, Any]) -> str:
     where = f"fork {phase.get('fork', 0)} rep {phase['rep']}"
     return (f"{phase['approach']:<22} {phase['op']:<5} {where:<13} {phase['bw_mib_s']:>12.2f} MiB/s"
             f" {phase['seconds']:>9.3f} s  {_marks(phase)}").rstrip()
@@ -121,7 +121,7 @@ def interval_text(interval: Optional[Sequence[float]]) -> str:
 
 
 
-def summary_table(rows: Sequence[Mapping]) -> str:
+def summary_table(rows: Sequence[Mapping[str, Any]]) -> str:
     references = {row["ratio"]["to"] for row in rows if row.get("ratio")}
     lines = ["Summary of measured phases (warm-up excluded): the median of the repetitions, its 95% interval"
              + (f", and the ratio of medians to {references.pop()}" if len(references) == 1 else ""),
@@ -134,7 +134,8 @@ def summary_table(rows: Sequence[Mapping]) -> str:
     return "\n".join(lines)
 
 
-def noise_notes(rows: Sequence[Mapping], auto: Optional[Mapping], noise: Optional[Mapping]) -> list[str]:
+def noise_notes(rows: Sequence[Mapping[str, Any]], auto: Optional[Mapping[str, Any]],
+                noise: Optional[Mapping[str, Any]]) -> list[str]:
     """Which rows are noisy, why -i auto stopped where it stopped short, and the machine's own noise."""
     notes = []
     noisy = [f"{row['approach']} {row['op']}" for row in rows if row.get("noisy")]
@@ -159,7 +160,8 @@ def noise_notes(rows: Sequence[Mapping], auto: Optional[Mapping], noise: Optiona
     return notes
 
 
-def summary_notes(rows: Sequence[Mapping], auto: Optional[Mapping] = None, noise: Optional[Mapping] = None) -> str:
+def summary_notes(rows: Sequence[Mapping[str, Any]], auto: Optional[Mapping[str, Any]] = None,
+                  noise: Optional[Mapping[str, Any]] = None) -> str:
     """What a reader must know about the rows, in sentences under the table."""
     notes = noise_notes(rows, auto, noise)
     overran = [f"{row['approach']} {row['op']} {row['overran_deadline']} of {row['reps']}" for row in rows

@@ -13,8 +13,9 @@ to every other event. `NotStarted`, `StartLate`, `Finished` and `Ended` are a ta
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generator, Mapping, Optional, Protocol, Sequence, Union
+from typing import Any, Callable, Generator, Mapping, Optional, Protocol, Union
 
+from .placement import RankHosts
 from .startup import StartDeadline
 
 
@@ -24,16 +25,16 @@ class Ready:
     environment, created). Where this process checks for every rank, `memory` holds each rank's
     (plan, available bytes of its host), and `files`, where the ranks are on several hosts, each
     rank's inode number of the test file. The driver answers with a refusal (one line) or None."""
-    ready: dict
-    memory: Optional[list] = None
-    files: Optional[list] = None
+    ready: dict[str, Any]
+    memory: Optional[list[tuple[Optional[int], Optional[int]]]] = None
+    files: Optional[list[Optional[int]]] = None
 
 
 @dataclass(frozen=True)
 class Started:
     """The checks passed on every rank; the first phase comes next. `run_id` is the run's name
     where --run-id gives none, the same on every rank."""
-    ready: dict
+    ready: dict[str, Any]
     run_id: str
 
 
@@ -63,13 +64,13 @@ class StartLate:
 class PhaseRecords:
     """A phase ended, and this process collects: every rank's record. The driver answers with the
     phase they reduce to."""
-    records: list
+    records: list[dict[str, Any]]
 
 
 @dataclass(frozen=True)
 class PhaseReduced:
     """A phase ended, as the process that collects reduced it."""
-    phase: dict
+    phase: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -91,7 +92,7 @@ class Finished:
 class Ended:
     """The run ends here, failed or stopped: `ending` is what the run file's `incomplete` holds,
     `created` what this process's JVM of the task created."""
-    ending: dict
+    ending: dict[str, Any]
     created: Mapping[str, str] = field(default_factory=dict)
 
 
@@ -108,8 +109,9 @@ TaskEvents = Generator[TaskEvent, Any, None]
 class Transport(Protocol):
     """How one run's ranks start and meet, as the driver sees it."""
 
-    # Every rank's host, as `hosts[rank]` reads it, known once the ranks are up.
-    hosts: Sequence[str]
+    @property
+    def hosts(self) -> RankHosts:
+        """Every rank's host, as `hosts[rank]` reads it, known once the ranks are up."""
 
     @property
     def speaks_for(self) -> range:
@@ -118,9 +120,9 @@ class Transport(Protocol):
         and says why JVMs did not start."""
 
     @property
-    def writer(self) -> int:
+    def writer(self) -> Optional[int]:
         """The rank in whose name the run's progress is printed and its run file written: rank 0,
-        or a rank that survived lost ones in its stead."""
+        or a rank that survived lost ones in its stead (None where none is left to)."""
 
     def task(self, task: str, label: str, unable: Optional[str], deadline: StartDeadline) -> TaskEvents:
         """Runs one task's JVMs on every rank (`label` says which, in the user's words; `unable`
@@ -134,7 +136,7 @@ class Transport(Protocol):
     def stop(self, signal_name: str) -> None:
         """Asks the JVMs to end their phase: a signal stops the run."""
 
-    def mpi(self) -> dict:
+    def mpi(self) -> dict[str, Any]:
         """The MPI the ranks run on, as the run file names it."""
 
     def loads(self) -> dict[str, Optional[list[float]]]:

@@ -12,7 +12,7 @@ import json
 import os
 import sys
 from enum import StrEnum
-from typing import Iterable, Optional, Union
+from typing import Any, Iterable, Optional, Union
 
 # The markers begin with the record separator, which no other output of a rank does.
 # Each rank's first line, before MPI starts ("RANK HOST"), and rank 0's once every rank is in MPI:
@@ -168,11 +168,12 @@ def control(rank: int, size: int, runs: str, reply_fd: int, message_fd: int, tas
     return CONTROL_SEPARATOR.join(map(str, (rank, size, runs, reply_fd, message_fd, task)))
 
 
-def message(line: Union[bytes, str]) -> dict:
+def message(line: Union[bytes, str]) -> dict[str, Any]:
     """A JVM's message, from its line (less MPJ_TAG, where MPJ Express's rank 0 printed it)."""
-    return json.loads(line)
+    parsed: dict[str, Any] = json.loads(line)
+    return parsed
 
 
-def mpj_message(line: str) -> Optional[dict]:
+def mpj_message(line: str) -> Optional[dict[str, Any]]:
     """The message an MPJ Express job's line holds, None for other output."""
     return message(line[len(MPJ_TAG):]) if line.startswith(MPJ_TAG) else None
