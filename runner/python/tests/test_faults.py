@@ -202,12 +202,14 @@ def test_a_kill_9_of_jiobench_run_ends_the_run_as_a_stop_does(tmp_path):
     assert list(notes.iterdir()) == [], "the run's notes are removed"
 
 
-def test_bytes_that_are_not_utf8_in_a_jvm_s_output_are_passed_on(tmp_path):
+@pytest.mark.parametrize("launcher", EVERY_LAUNCH_PATH)
+def test_bytes_that_are_not_utf8_in_a_jvm_s_output_are_passed_on(tmp_path, launcher):
     """A JVM's output is relayed as bytes: a byte that is no UTF-8 once stopped the relay, the
-    JVM then blocked on a full pipe and the run waited out its start-up deadline."""
+    JVM then blocked on a full pipe and the run waited out its start-up deadline; under MPJ
+    Express it ended the reader of the job's output, and the run waited for good."""
     env = dict(os.environ, JAVA_TOOL_OPTIONS="-Dx=\udcff -Xlog:gc*=trace:stderr")
-    done = subprocess.run([str(JIOBENCH), "run", "-n", "2", "--start-timeout", "30", "--", "-a", "raw-bytes", "-b", "4MiB",
-                           "-t", "1MiB", "-i", "1", "-o", str(tmp_path / "f.dat"), "--results", str(tmp_path / "results")],
+    done = subprocess.run([str(JIOBENCH), "run", "-n", "2", "--start-timeout", "30", f"--launcher={launcher}", "--",
+                           "-a", "raw-bytes", "-b", "4MiB", "-t", "1MiB", "-i", "1", "-o", str(tmp_path / "f.dat"), "--results", str(tmp_path / "results")],
                           env={key: os.fsencode(value) for key, value in env.items()}, capture_output=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert b"Traceback" not in done.stderr, done.stderr[-2000:]

@@ -282,6 +282,22 @@ def test_mpj_express_s_own_teardown_trace_is_dropped_and_any_other_is_passed_on(
     assert [line for line in lines if not mpj_job.MPJ_CHATTER.match(line)] == printed.splitlines()[4:]
 
 
+def test_rank_0_s_line_inside_a_log_line_written_in_pieces_is_read_and_bytes_not_utf8_pass(tmp_path):
+    """HotSpot's -Xlog on standard error, which MPJ's starter joins to the output, wrote its
+    decorations before rank 0's tagged line came in one write: the tag was missed (the job then
+    seemed to end before its ranks started). A byte that is no UTF-8 once ended the reader."""
+    printed = tmp_path / "printed"
+    printed.write_bytes(b'[3.160s]@jiobench {"type": "ranks", "hosts": ["vm"], "pids": [7]}\n[trace][gc] the rest\n'
+                        b"-Dx=\xff\n")
+    job = mpj_job.MpjJob(["cat", str(printed)], dict(os.environ), None, JAR, hold_output=True)
+    lines = []
+    while (line := job.lines.get(timeout=10)) is not None:
+        lines.append(line)
+    assert lines == ["[3.160s]", '@jiobench {"type": "ranks", "hosts": ["vm"], "pids": [7]}', "[trace][gc] the rest",
+                     "-Dx=\udcff"]
+    assert wire.mpj_message(lines[1]) == {"type": "ranks", "hosts": ["vm"], "pids": [7]}
+
+
 @pytest.mark.parametrize("device", DEVICES)
 def test_a_rank_whose_file_goes_bad_mid_run_ends_the_job_and_leaves_no_process(tmp_path, device):
     common = ["-a", "raw-bytes", "-F", "-b", "256KiB", "-t", "64KiB", "--forks", "0", "--warmup", "0",

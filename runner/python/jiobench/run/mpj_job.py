@@ -12,7 +12,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Any, Iterable, Iterator, Optional
 
 from . import wire
 from .mpj_daemon import Daemon
@@ -78,6 +78,26 @@ def blame(hosts: list[str], jvms: dict[int, int], gone: list[int], spoke: set[in
     return said
 
 
+def tags_apart(output: Iterable[str]) -> Iterator[str]:
+    """The job's lines, with rank 0's tagged line taken out of another's that it split: MPJ's
+    starter joins a JVM's standard error to its output, and a line written there in pieces (HotSpot's
+    -Xlog writes its decorations first) may hold rank 0's line, one write, in its middle."""
+    for line in output:
+        line = line.rstrip("\n")
+        split = line.find(wire.MPJ_TAG)
+        if split > 0:
+            yield line[:split]
+            line = line[split:]
+        yield line
+
+
+def passed_on(line: str) -> None:
+    """One line of the job's output on standard error, byte for byte as the job printed it."""
+    sys.stderr.flush()
+    sys.stderr.buffer.write(line.encode(errors="surrogateescape") + b"\n")
+    sys.stderr.buffer.flush()
+
+
 class MpjJob:
     """One MPJ Express job (one task of the run on every rank), its output and its processes."""
 
@@ -87,8 +107,10 @@ class MpjJob:
         self.stop = stop or threading.Event()  # set when the run is asked to stop
         self.daemon = daemon
         self.size = size
+        # A JVM may print what is not UTF-8 (a -D value, a file name): its bytes are kept as they
+        # came, and passed on as they came (`passed_on`), and the reader never stops on them.
         self.process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                        stderr=subprocess.STDOUT, text=True)
+                                        stderr=subprocess.STDOUT, text=True, errors="surrogateescape")
         started = time.monotonic()
         self.deadline = deadline  # None once the ranks are ready
         self.lines: queue.Queue[Optional[str]] = queue.Queue()  # None: the job's output ended
@@ -101,7 +123,7 @@ class MpjJob:
         self.started: set[int] = set()  # niodev ranks whose JVM is up
         self.jvms: dict[int, int] = {}  # each rank's JVM's process id, once seen
         self.finished = False
-        self.output: HeldOutput[str] = HeldOutput(lambda line: print(line, file=sys.stderr, flush=True))
+        self.output: HeldOutput[str] = HeldOutput(passed_on)
         if not hold_output:
             self.output.release()
         self.trouble_since: Optional[float] = None
@@ -114,8 +136,7 @@ class MpjJob:
     def _read(self) -> None:
         trace: list[str] = []
         assert self.process.stdout is not None  # a pipe
-        for line in self.process.stdout:
-            line = line.rstrip("\n")
+        for line in tags_apart(self.process.stdout):
             if trace and line.startswith(("\t", "Caused by: ")):
                 trace.append(line)
                 continue
@@ -137,7 +158,7 @@ class MpjJob:
     def say_held(self) -> None:
         """What the ranks printed before they failed to start, each different line once."""
         for line in dict.fromkeys(self.output.lines()):
-            print(line, file=sys.stderr)
+            passed_on(line)
 
     def messages(self) -> Iterator[dict[str, Any]]:
         """Rank 0's messages as they come, until the job ends; raises JobBroken when a rank's
